@@ -1,0 +1,8 @@
+"""xshard: a pure-Python sharding compiler on xDSL.
+
+Layers, each importable without the ones after it:
+`xshard.sharding` (dialect-free core), `xshard.dialects`, `xshard.interfaces`,
+`xshard.transforms`, `xshard.jax` (the jax/XLA bridge) and `xshard.cli`.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,149 @@
+"""`xshard-opt`: xDSL's opt driver with xshard's dialects, passes and diagnostics.
+
+It takes every flag `xdsl-opt` takes. Bad input never ends in a traceback: a
+parse error, a verifier failure or a pass that cannot handle an op prints
+`file:line:col: error: message` on stderr and exits 1. With
+`--verify-diagnostics` (verifier and pass errors) or `--parsing-diagnostics`
+(parse errors) the message goes to stdout and the run goes on, exit 0, which is
+how the lit tests check messages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xshard.diagnostics import DiagnosticError, LocatingParser, format_error, verify_located
+from xshard.dialects import get_xshard_dialects
+from xshard.transforms import get_xshard_passes
+
+
+class _Failure(Exception):
+    """A diagnostic was printed and the run must exit non-zero."""
+
+
+class XShardOptMain(xDSLOptMain):
+    version_format = "xshard-opt (xdsl {xdsl_version})"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        self._chunk_offset = 0
+        super().__init__(description="xshard modular optimizer driver", args=args)
+
+    def register_all_dialects(self) -> None:
+        dialects = dict(Universe.get_multiverse().all_dialects)
+        dialects.update(get_xshard_dialects())
+        for name, factory in dialects.items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in get_xshard_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_frontends(self) -> None:
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            parser = LocatingParser(self.ctx, io.read(), self.get_input_name())
+            parser.line_offset = self._chunk_offset
+            return parser.parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def setup_pipeline(self) -> None:
+        timer = time.perf_counter()
+
+        def between_passes(
+            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
+        ) -> None:
+            nonlocal timer
+            if self.args.time_passes and previous is not None:
+                print(f"Pass {previous.name} took {time.perf_counter() - timer} seconds")
+            if not self.args.disable_verify:
+                verify_located(module)
+            if previous and following and self.args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            timer = time.perf_counter()
+
+        self.pipeline = PassPipeline.parse_spec(
+            self.available_passes, self.args.passes, between_passes
+        )
+
+    def _report(self, text: str, continue_after: bool) -> None:
+        if continue_after:
+            print(text)
+        else:
+            print(text, file=sys.stderr)
+            raise _Failure
+
+    def _process(self, chunk: IO[bytes], extension: str, offset: int, out: IO[str]) -> None:
+        self._chunk_offset = offset
+        try:
+            module = self.parse_chunk(chunk, extension, offset)
+            if module is None:
+                return
+            if not self.args.disable_verify:
+                verify_located(module)
+            self.apply_passes(module)
+            out.write(self.output_resulting_program(module))
+        except ParseError as err:
+            err.span = dataclasses.replace(err.span, line_offset=offset)
+            where = err.span.get_location()
+            self._report(f"{where}: error: {err.msg}", self.args.parsing_diagnostics)
+        except DiagnosticError as err:
+            text = format_error(err.op, err.message, self.get_input_name())
+            self._report(text, self.args.verify_diagnostics)
+        except DiagnosticException as err:
+            message = str(err.args[0]) if err.args else type(err).__name__
+            text = f"{self.get_input_name()}: error: {message}"
+            self._report(text, self.args.verify_diagnostics)
+        finally:
+            chunk.close()
+
+    def run(self) -> None:
+        try:
+            chunks, extension = self.prepare_input()
+        except (OSError, ValueError) as err:
+            print(f"xshard-opt: error: {err}", file=sys.stderr)
+            raise _Failure from err
+        out = self.prepare_output()
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                if i > 0:
+                    out.write("// -----\n")
+                self._process(chunk, extension, offset, out)
+                out.flush()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        XShardOptMain(args=argv).run()
+    except _Failure:
+        sys.exit(1)
+    except Exception as err:  # a bug in xshard, not bad input: say so in one line
+        if os.environ.get("XSHARD_TRACEBACK"):
+            raise
+        print(
+            f"xshard-opt: internal error: {type(err).__name__}: {err} "
+            "(set XSHARD_TRACEBACK=1 for the traceback)",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

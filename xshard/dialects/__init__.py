@@ -1,0 +1,31 @@
+"""xshard's dialects, registered lazily by name.
+
+`shard` and `stablehlo` are registered only inside xshard's own tools and
+contexts, never through xDSL's `xdsl.universe` entry point: xDSL already ships a
+`shard` dialect, and a second one under the same name breaks every xDSL tool.
+"""
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Map each dialect name to a factory that imports it on first use."""
+
+    def get_shard() -> Dialect:
+        from xshard.dialects.shard import Shard
+
+        return Shard
+
+    def get_stablehlo() -> Dialect:
+        from xshard.dialects.stablehlo import StableHLO
+
+        return StableHLO
+
+    def get_tcp() -> Dialect:
+        from xshard.dialects.tcp import TCP
+
+        return TCP
+
+    return {"shard": get_shard, "stablehlo": get_stablehlo, "tcp": get_tcp}

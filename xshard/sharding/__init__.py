@@ -1,0 +1,1 @@
+"""The dialect-free core: grids, shardings, shard shapes, device groups, resharding."""

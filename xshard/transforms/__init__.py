@@ -1,0 +1,28 @@
+"""xshard's passes, registered lazily by name.
+
+Passes are grouped by phase, as in Shardy: `frontend` (dialect conversions in),
+`propagation`, `partition`, `optimization` (collective rewrites) and `export`
+(lowering to StableHLO). Each pass lives in its own module; the registry key is
+the pass's `name`.
+"""
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.passes import ModulePass
+
+# pass name -> (module under xshard.transforms, class name)
+_PASSES: dict[str, tuple[str, str]] = {
+}
+
+
+def _factory(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(import_module(f"xshard.transforms.{module}"), cls)
+
+    return load
+
+
+def get_xshard_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Map each pass name to a factory that imports the pass class on first use."""
+    return {name: _factory(module, cls) for name, (module, cls) in _PASSES.items()}
