@@ -6,3 +6,5 @@ Layers, each importable without the ones after it:
 """
 
 __version__ = "0.1.0"
+
+from xshard import xdsl_fixes as _xdsl_fixes  # noqa: E402, F401  (hex float literals; see module)

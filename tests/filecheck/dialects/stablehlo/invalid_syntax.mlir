@@ -1,0 +1,51 @@
+// RUN: xshard-opt %s --split-input-file --parsing-diagnostics | filecheck %s
+
+// Pretty forms that must be refused while parsing, with a message saying why.
+
+func.func @f(%a: tensor<4x8xf32>, %z: tensor<f32>) {
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.subtract across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: error: expected the inner-op to be a commutative binary-op from stablehlo dialect, zero region, producing single result; got 'stablehlo.subtract'
+
+// -----
+
+func.func @f(%p: tensor<i1>, %a: tensor<4xf32>) {
+  %0 = stablehlo.select %p, %a, %a : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  func.return
+}
+// CHECK: error: expected functional type or list of two types
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
+  %0 = stablehlo.add %a, %a, %a : tensor<4xf32>
+  func.return
+}
+// CHECK: error: 'stablehlo.add' expects 2 operands, got 3
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
+  %0 = stablehlo.add %a, %a : (tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: error: 2 operands present, but expected 1
+
+// -----
+
+"test.op"() {dot = #stablehlo.dot<lhs_batch_dims = [0]>} : () -> ()
+// CHECK: error: unknown field 'lhs_batch_dims' in #stablehlo.dot, expected one of lhs_batching_dimensions, rhs_batching_dimensions, lhs_contracting_dimensions, rhs_contracting_dimensions
+
+// -----
+
+%0 = stablehlo.constant dense<0x1FF800000> : tensor<f32>
+// CHECK: error: hexadecimal float literal does not fit in f32
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
+  %0 = stablehlo.compare GREATER, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  func.return
+}
+// CHECK: error: Expected `EQ`, `NE`, `GE`, `GT`, `LE`, or `LT`

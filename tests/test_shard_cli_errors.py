@@ -1,0 +1,66 @@
+"""`xshard-opt` on malformed shard IR: one located error line, exit code 1, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+GRID = "shard.grid @g(shape = 2x4)\n"
+
+
+def _function(body: str) -> str:
+    return (
+        GRID
+        + "func.func @f(%x : tensor<4xf32>) -> tensor<4xf32> {\n"
+        + f"  {body}\n"
+        + "  return %0 : tensor<4xf32>\n"
+        + "}\n"
+    )
+
+
+CASES = [
+    pytest.param(
+        _function(
+            "%0 = shard.all_reduce %x on @g grid_axes = [0 reduction = max "
+            ": tensor<4xf32> -> tensor<4xf32>"
+        ),
+        "3:49",
+        "']' expected",
+        id="syntax-error",
+    ),
+    pytest.param(
+        _function("%0 = shard.all_reduce %x on @nowhere : tensor<4xf32> -> tensor<4xf32>"),
+        "3:3",
+        'Undefined required grid symbol "nowhere".',
+        id="unknown-grid",
+    ),
+    pytest.param(
+        _function(
+            "%0 = shard.all_reduce %x on @g grid_axes = [2] : tensor<4xf32> -> tensor<4xf32>"
+        ),
+        "3:3",
+        '0-based grid axis index 2 is out of bounds. The referenced grid "g" is of rank 2.',
+        id="grid-axis-out-of-range",
+    ),
+    pytest.param(
+        GRID + "%s = shard.sharding @g split_axes = [[0], [5]] : !shard.sharding\n",
+        "2:1",
+        '0-based grid axis index 5 is out of bounds. The referenced grid "g" is of rank 2.',
+        id="split-axis-out-of-range",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), CASES)
+def test_malformed_file_gives_one_located_error(
+    tmp_path: Path, text: str, where: str, message: str
+):
+    path = tmp_path / "bad.mlir"
+    path.write_text(text)
+    done = subprocess.run(["xshard-opt", str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+    assert done.stderr.strip() == f"{path}:{where}: error: {message}"

@@ -1,0 +1,199 @@
+"""StableHLO attributes used by the subset: enums, `#stablehlo.dot`, `#stablehlo.channel_handle`.
+
+Spellings follow upstream StableHLO (`StablehloAttrs.td`, `StablehloEnums.td`) so that
+text printed here is read by jaxlib's MLIR parser and XLA.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntAttr, i64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+
+class ComparisonDirection(StrEnum):
+    EQ = "EQ"
+    NE = "NE"
+    GE = "GE"
+    GT = "GT"
+    LE = "LE"
+    LT = "LT"
+
+
+class ComparisonType(StrEnum):
+    NOTYPE = "NOTYPE"
+    FLOAT = "FLOAT"
+    TOTALORDER = "TOTALORDER"
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
+
+
+class Precision(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+
+@irdl_attr_definition
+class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<comparison_direction GT>`."""
+
+    name = "stablehlo.comparison_direction"
+
+
+@irdl_attr_definition
+class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<comparison_type FLOAT>`."""
+
+    name = "stablehlo.comparison_type"
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<precision DEFAULT>`."""
+
+    name = "stablehlo.precision"
+
+
+def _i64_array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:
+    if isinstance(values, DenseArrayBase):
+        return values
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+_DOT_FIELDS = (
+    "lhs_batching_dimensions",
+    "rhs_batching_dimensions",
+    "lhs_contracting_dimensions",
+    "rhs_contracting_dimensions",
+)
+
+
+@irdl_attr_definition
+class DotAttr(ParametrizedAttribute):
+    """Dimension numbers of `stablehlo.dot_general`.
+
+    Prints as upstream does, leaving out empty fields:
+    `#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>`.
+    """
+
+    name = "stablehlo.dot"
+
+    lhs_batching_dimensions: DenseArrayBase[I64]
+    rhs_batching_dimensions: DenseArrayBase[I64]
+    lhs_contracting_dimensions: DenseArrayBase[I64]
+    rhs_contracting_dimensions: DenseArrayBase[I64]
+
+    def __init__(
+        self,
+        lhs_batching_dimensions: Sequence[int] | DenseArrayBase = (),
+        rhs_batching_dimensions: Sequence[int] | DenseArrayBase = (),
+        lhs_contracting_dimensions: Sequence[int] | DenseArrayBase = (),
+        rhs_contracting_dimensions: Sequence[int] | DenseArrayBase = (),
+    ):
+        super().__init__(
+            _i64_array(lhs_batching_dimensions),
+            _i64_array(rhs_batching_dimensions),
+            _i64_array(lhs_contracting_dimensions),
+            _i64_array(rhs_contracting_dimensions),
+        )
+
+    @property
+    def lhs_batching(self) -> tuple[int, ...]:
+        return self.lhs_batching_dimensions.get_values()
+
+    @property
+    def rhs_batching(self) -> tuple[int, ...]:
+        return self.rhs_batching_dimensions.get_values()
+
+    @property
+    def lhs_contracting(self) -> tuple[int, ...]:
+        return self.lhs_contracting_dimensions.get_values()
+
+    @property
+    def rhs_contracting(self) -> tuple[int, ...]:
+        return self.rhs_contracting_dimensions.get_values()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        fields: dict[str, list[int]] = {}
+
+        def parse_field() -> None:
+            key = parser.parse_identifier()
+            if key not in _DOT_FIELDS:
+                parser.raise_error(f"unknown field '{key}' in #stablehlo.dot, expected one of "
+                                   f"{', '.join(_DOT_FIELDS)}")
+            if key in fields:
+                parser.raise_error(f"duplicate field '{key}' in #stablehlo.dot")
+            parser.parse_punctuation("=")
+            fields[key] = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, parser.parse_integer
+            )
+
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
+            parser.parse_punctuation(">")
+        return tuple(_i64_array(fields.get(key, ())) for key in _DOT_FIELDS)
+
+    def print_parameters(self, printer: Printer) -> None:
+        present = [
+            (key, values)
+            for key in _DOT_FIELDS
+            if (values := getattr(self, key).get_values())
+        ]
+        with printer.in_angle_brackets():
+            printer.print_list(
+                present,
+                lambda item: printer.print_string(
+                    f"{item[0]} = [{', '.join(str(v) for v in item[1])}]"
+                ),
+            )
+
+
+@irdl_attr_definition
+class ChannelHandleAttr(ParametrizedAttribute):
+    """`#stablehlo.channel_handle<handle = 1, type = 1>`.
+
+    A handle > 0 makes a collective cross-partition; `type = 1` is DEVICE_TO_DEVICE,
+    the type JAX gives every collective.
+    """
+
+    name = "stablehlo.channel_handle"
+
+    handle: IntAttr
+    type: IntAttr
+
+    def __init__(self, handle: int | IntAttr, type: int | IntAttr = 1):
+        super().__init__(
+            handle if isinstance(handle, IntAttr) else IntAttr(handle),
+            type if isinstance(type, IntAttr) else IntAttr(type),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            parser.parse_keyword("handle")
+            parser.parse_punctuation("=")
+            handle = parser.parse_integer()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("type")
+            parser.parse_punctuation("=")
+            kind = parser.parse_integer()
+        return (IntAttr(handle), IntAttr(kind))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<handle = {self.handle.data}, type = {self.type.data}>")
+
+    def verify(self) -> None:
+        if self.type.data < 0:
+            raise VerifyException(
+                f"#stablehlo.channel_handle type must be >= 0, got {self.type.data}"
+            )

@@ -1,0 +1,80 @@
+"""Reading and writing sharding annotations (`shard.sharding` + `shard.shard`) in IR.
+
+The passes reason about `xshard.sharding.Sharding` values; this module is the
+one place that translates between them and the shard dialect's ops.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DictionaryAttr, FlatSymbolRefAttr
+from xdsl.ir import Operation, SSAValue
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects.shard import GridAxesArrayAttr, ShardingOp, ShardOp
+from xshard.sharding.sharding import Sharding, ShardingError
+
+
+def sharding_of(sharding_value: SSAValue, user: Operation) -> Sharding:
+    """The static sharding a `!shard.sharding` value denotes."""
+    op = sharding_value.owner
+    if not isinstance(op, ShardingOp):
+        raise DiagnosticError(user, "sharding must come from a 'shard.sharding' op in the same function")
+    halos, offsets = op.mixed_halo_sizes(), op.mixed_sharded_dims_offsets()
+    if any(isinstance(v, SSAValue) for v in (*halos, *offsets)):
+        raise DiagnosticError(op, "shardings with dynamic halo sizes or offsets are not supported here")
+    try:
+        return Sharding.of(
+            op.grid.root_reference.data,
+            op.split_axes_lists(),
+            op.partial_axes_tuple(),
+            op.partial_kind(),
+            halo_sizes=halos,
+            sharded_dims_offsets=offsets,
+        )
+    except ShardingError as err:
+        raise DiagnosticError(op, str(err)) from err
+
+
+def sharding_op(s: Sharding) -> ShardingOp:
+    return ShardingOp.from_parts(
+        s.grid,
+        s.split_axes or ((),),
+        partial_axes=s.partial_axes,
+        partial_kind=s.partial_kind,
+        halo_sizes=s.halo_sizes,
+        sharded_dims_offsets=s.sharded_dims_offsets,
+    )
+
+
+def annotation(value: SSAValue, s: Sharding, for_users: bool) -> tuple[ShardingOp, ShardOp]:
+    """The two ops that annotate `value` with `s`; insert them together."""
+    sharding = sharding_op(s)
+    return sharding, ShardOp(value, sharding.result, annotate_for_users=for_users)
+
+
+def base_value(value: SSAValue) -> SSAValue:
+    """The value under a chain of `shard.shard` annotations."""
+    while isinstance(value.owner, ShardOp):
+        value = value.owner.src
+    return value
+
+
+SHARDING_OPTION = "shard.sharding_option"
+"""Discardable attribute holding the RFC's sharding option on an op:
+`{shard.sharding_option = {grid = @g, loops = #shard<axisarray[[], [0]]>}}`, grid axes per loop."""
+
+
+def sharding_option_of(op: Operation) -> tuple[str, tuple[tuple[int, ...], ...]] | None:
+    """The (grid, axes per loop) the user fixed on `op`, if any."""
+    attr = op.attributes.get(SHARDING_OPTION)
+    if attr is None:
+        return None
+    if not isinstance(attr, DictionaryAttr):
+        raise DiagnosticError(op, f"'{SHARDING_OPTION}' must be a dictionary {{grid = @g, loops = ...}}")
+    grid = attr.data.get("grid")
+    loops = attr.data.get("loops")
+    if not isinstance(grid, FlatSymbolRefAttr) or not isinstance(loops, GridAxesArrayAttr):
+        raise DiagnosticError(
+            op, f"'{SHARDING_OPTION}' needs 'grid = @name' and 'loops = #shard<axisarray[...]>'"
+        )
+    return grid.root_reference.data, loops.as_tuples()

@@ -1,0 +1,1 @@
+"""Sharding models for payload ops, one module per dialect (MLIR's external models)."""

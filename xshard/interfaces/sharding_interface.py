@@ -1,0 +1,176 @@
+"""The sharding interface: each op's loops, how its tensors index them, and how it partitions.
+
+As in the sharding RFC (seed 003) and MLIR's `ShardingInterface`, an op is
+described by its loop iterators (parallel, or a reduction with its kind) and one
+affine map per tensor operand and result, from loops to tensor dims. A map result
+is either a loop dim `d_i` or the constant 0, which marks a tensor dim that no
+loop indexes (a size-1 broadcast dim, or the minor part of a reshaped dim): such
+a dim cannot be split.
+
+xshard adds one thing upstream dropped in 2025: how *partial* operands flow
+through the op (`PartialRule`), so that sums stay unreduced while their users
+accept them.
+
+Models live in one registry keyed by op class, for ops xshard owns and for ops
+it does not (xDSL's linalg, tosa, arith, tensor): MLIR's "external models".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import import_module
+from typing import TYPE_CHECKING, Protocol
+
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+from xshard.sharding.reduction import ReductionKind
+
+if TYPE_CHECKING:
+    from xshard.interfaces.partition_context import PartitionContext
+
+
+class IteratorType(Enum):
+    PARALLEL = "parallel"
+    REDUCTION = "reduction"
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One loop of an op's iteration space."""
+
+    type: IteratorType
+    kind: ReductionKind | None = None
+    """The combiner of a reduction loop: splitting it leaves partial results of this kind."""
+
+    @staticmethod
+    def parallel() -> Loop:
+        return Loop(IteratorType.PARALLEL)
+
+    @staticmethod
+    def reduction(kind: ReductionKind) -> Loop:
+        return Loop(IteratorType.REDUCTION, kind)
+
+    @property
+    def is_reduction(self) -> bool:
+        return self.type is IteratorType.REDUCTION
+
+    def __str__(self) -> str:
+        return self.type.value if self.kind is None else f"reduction_{self.kind.value}"
+
+
+class PartialFlow(Enum):
+    """How partial (unreduced) operands pass through an op."""
+
+    NONE = "none"
+    """Partial operands must be reduced first (tanh, exp, divide by a partial...)."""
+    ALL_OPERANDS = "all"
+    """Every partial-carrying operand is partial alike: add(Σa, Σb) = Σ add(a, b)."""
+    ONE_OPERAND = "one"
+    """At most one operand is partial; the op is linear in it: Σa * b = Σ (a * b)."""
+    PASS_THROUGH = "through"
+    """A unary data movement or linear map: the partial state rides along."""
+
+
+@dataclass(frozen=True)
+class PartialRule:
+    flow: PartialFlow = PartialFlow.NONE
+    kinds: frozenset[ReductionKind] = frozenset()
+    """The reduction kinds the op distributes over."""
+    operands: tuple[int, ...] | None = None
+    """Operand positions that may carry the partial state (None: every tensor operand)."""
+    replicated_join: bool = False
+    """Whether non-partial operands may join (max(Σ_max a, b) = Σ_max max(a, b))."""
+
+    def accepts(self, position: int, kind: ReductionKind) -> bool:
+        if self.flow is PartialFlow.NONE or kind not in self.kinds:
+            return False
+        return self.operands is None or position in self.operands
+
+
+NO_PARTIAL = PartialRule()
+
+
+@dataclass(frozen=True)
+class ShardingRule:
+    """Loops and indexing maps of one op; operand maps are None for non-tensor operands."""
+
+    loops: tuple[Loop, ...]
+    operand_maps: tuple[AffineMap | None, ...]
+    result_maps: tuple[AffineMap, ...]
+    partial: PartialRule = field(default=NO_PARTIAL)
+
+    def __post_init__(self) -> None:
+        for m in (*self.operand_maps, *self.result_maps):
+            if m is None:
+                continue
+            if m.num_dims != len(self.loops):
+                raise ValueError(f"indexing map {m} has {m.num_dims} dims for {len(self.loops)} loops")
+            for expr in m.results:
+                if not isinstance(expr, AffineDimExpr | AffineConstantExpr):
+                    raise ValueError(f"indexing map {m} is not a projected permutation")
+
+    def reduction_loops(self) -> list[int]:
+        return [i for i, loop in enumerate(self.loops) if loop.is_reduction]
+
+
+def dim_loops(m: AffineMap) -> tuple[int | None, ...]:
+    """For each tensor dim, the loop that indexes it (None for a constant)."""
+    return tuple(e.position if isinstance(e, AffineDimExpr) else None for e in m.results)
+
+
+class ShardingModel(Protocol):
+    """What an op must tell xshard to be sharded."""
+
+    def rule(self, op: Operation) -> ShardingRule:
+        """Loops and indexing maps; raise `UnsupportedOp` when this op instance cannot be sharded."""
+        ...
+
+    def partition(self, op: Operation, ctx: PartitionContext) -> None:
+        """Emit the per-device form of `op` (filled by `shard-partition`)."""
+        ...
+
+
+class UnsupportedOp(Exception):
+    """This op instance has a model, but its form cannot be sharded (the message says why)."""
+
+
+_MODELS: dict[type[Operation], ShardingModel] = {}
+
+_MODEL_MODULES = ("xshard.interfaces.models.stablehlo",)
+_loaded = False
+
+
+def register_model(
+    *op_classes: type[Operation],
+) -> Callable[[ShardingModel], ShardingModel]:
+    """Attach `model` to each op class: `register_model(AddOp, SubOp)(ElementwiseModel())`."""
+
+    def attach(model: ShardingModel) -> ShardingModel:
+        for cls in op_classes:
+            _MODELS[cls] = model
+        return model
+
+    return attach
+
+
+def _load_models() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in _MODEL_MODULES:
+            import_module(module)
+
+
+def model_for(op: Operation) -> ShardingModel | None:
+    """The model of `op`'s class, loading xshard's built-in models on first use."""
+    _load_models()
+    return _MODELS.get(type(op))
+
+
+def registered_op_names() -> Sequence[str]:
+    """Names of every op class with a sharding model."""
+    _load_models()
+    return sorted(cls.name for cls in _MODELS)

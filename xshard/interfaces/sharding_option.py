@@ -1,0 +1,184 @@
+"""From the shardings known around an op to one consistent way of sharding its loops.
+
+A `ShardingOption` assigns grid axes to each loop of an op (the RFC's "sharding
+option on operations"), plus the partial state carried through a linear op.
+`build_option` derives it from annotated operands and results, or reports a
+conflict; `operand_sharding` and `result_sharding` read back what each tensor
+looks like under the option. A split reduction loop makes results partial over
+its axes, with the loop's reduction kind: the reduction is left for later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xshard.interfaces.sharding_interface import (
+    PartialFlow,
+    ShardingRule,
+    dim_loops,
+)
+from xshard.sharding.reduction import ReductionKind
+from xshard.sharding.sharding import Sharding
+
+
+class ShardingConflict(Exception):
+    """The given shardings cannot all hold for this op at once."""
+
+
+@dataclass(frozen=True)
+class ShardingOption:
+    grid: str
+    loop_axes: tuple[tuple[int, ...], ...]
+    carried_axes: tuple[int, ...] = ()
+    """Partial axes that pass through a linear op from its operands to its results."""
+    carried_kind: ReductionKind = ReductionKind.SUM
+    partial_operands: frozenset[int] = frozenset()
+    """Operands that hold the carried partial state."""
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.carried_axes and not any(self.loop_axes)
+
+
+class _Builder:
+    def __init__(self, rule: ShardingRule, grid: str):
+        self.rule = rule
+        self.grid = grid
+        self.loops: list[tuple[int, ...] | None] = [None] * len(rule.loops)
+        self.carried: tuple[tuple[int, ...], ReductionKind] | None = None
+        self.partial_operands: set[int] = set()
+
+    def check_grid(self, s: Sharding) -> None:
+        if s.grid != self.grid:
+            raise ShardingConflict(f"shardings on two grids, @{self.grid} and @{s.grid}")
+
+    def assign(self, loop: int, axes: tuple[int, ...]) -> None:
+        have = self.loops[loop]
+        if have is None:
+            self.loops[loop] = axes
+        elif have != axes:
+            raise ShardingConflict(f"loop {loop} split on {list(have)} and on {list(axes)}")
+
+    def assign_dims(self, m, s: Sharding) -> None:
+        for dim, loop in enumerate(dim_loops(m)):
+            axes = s.axes_of(dim)
+            if loop is None:
+                if axes:
+                    raise ShardingConflict(f"dim {dim} is not indexed by a loop and cannot be split")
+            else:
+                self.assign(loop, axes)
+
+    def carry(self, axes: tuple[int, ...], kind: ReductionKind, operand: int | None) -> None:
+        if self.carried is not None and self.carried != (axes, kind):
+            raise ShardingConflict("operands are partial in different ways")
+        flow = self.rule.partial.flow
+        if operand is not None and flow is not PartialFlow.ALL_OPERANDS and self.partial_operands - {operand}:
+            raise ShardingConflict("more than one operand is partial")
+        self.carried = (axes, kind)
+        if operand is not None:
+            self.partial_operands.add(operand)
+
+    def add_result(self, index: int, s: Sharding) -> None:
+        self.check_grid(s)
+        self.assign_dims(self.rule.result_maps[index], s)
+        if not s.partial_axes:
+            return
+        reductions = [i for i in self.rule.reduction_loops() if self.rule.loops[i].kind == s.partial_kind]
+        if reductions:
+            self.assign(reductions[0], s.partial_axes)
+        elif s.partial_kind in self.rule.partial.kinds:
+            self.carry(s.partial_axes, s.partial_kind, None)
+        else:
+            raise ShardingConflict(f"result {index} cannot be partial ({s.partial_kind.value}) here")
+
+    def add_operand(self, index: int, s: Sharding) -> None:
+        m = self.rule.operand_maps[index]
+        if m is None:
+            return
+        self.check_grid(s)
+        self.assign_dims(m, s)
+        if s.partial_axes:
+            if not self.rule.partial.accepts(index, s.partial_kind):
+                raise ShardingConflict(f"operand {index} must not be partial here")
+            self.carry(s.partial_axes, s.partial_kind, index)
+
+    def finish(self) -> ShardingOption:
+        loop_axes = tuple(axes or () for axes in self.loops)
+        carried_axes, kind = self.carried if self.carried else ((), ReductionKind.SUM)
+        used = [a for axes in loop_axes for a in axes] + list(carried_axes)
+        if len(used) != len(set(used)):
+            raise ShardingConflict("a grid axis would shard two loops")
+        kinds = {self.rule.loops[i].kind for i in self.rule.reduction_loops() if loop_axes[i]}
+        if carried_axes:
+            kinds.add(kind)
+        if len(kinds) > 1:
+            raise ShardingConflict("results would be partial with two reduction kinds")
+        partial_operands = frozenset(self.partial_operands)
+        if carried_axes and not partial_operands:
+            partial_operands = frozenset(self._default_carriers())
+        elif carried_axes and self.rule.partial.flow is PartialFlow.ALL_OPERANDS:
+            if not self.rule.partial.replicated_join:
+                partial_operands = frozenset(self._default_carriers())
+        return ShardingOption(self.grid, loop_axes, carried_axes, kind, partial_operands)
+
+    def _default_carriers(self) -> list[int]:
+        allowed = [
+            i
+            for i, m in enumerate(self.rule.operand_maps)
+            if m is not None
+            and (self.rule.partial.operands is None or i in self.rule.partial.operands)
+        ]
+        if self.rule.partial.flow is PartialFlow.ALL_OPERANDS:
+            return allowed
+        return allowed[:1]
+
+
+def build_option(
+    rule: ShardingRule,
+    grid: str,
+    operands: Sequence[Sharding | None],
+    results: Sequence[Sharding | None],
+) -> ShardingOption:
+    """The option under which every given sharding holds; results are read first."""
+    b = _Builder(rule, grid)
+    for i, s in enumerate(results):
+        if s is not None:
+            b.add_result(i, s)
+    for i, s in enumerate(operands):
+        if s is not None:
+            b.add_operand(i, s)
+    return b.finish()
+
+
+def option_from_loops(rule: ShardingRule, grid: str, loop_axes: Sequence[Sequence[int]]) -> ShardingOption:
+    """An option given loop by loop (an op's `sharding_option`), checked for consistency."""
+    if len(loop_axes) > len(rule.loops):
+        raise ShardingConflict(f"{len(loop_axes)} loops given, the op has {len(rule.loops)}")
+    b = _Builder(rule, grid)
+    for loop, axes in enumerate(loop_axes):
+        b.assign(loop, tuple(axes))
+    return b.finish()
+
+
+def _dims(m, option: ShardingOption) -> list[tuple[int, ...]]:
+    return [() if loop is None else option.loop_axes[loop] for loop in dim_loops(m)]
+
+
+def operand_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> Sharding | None:
+    m = rule.operand_maps[index]
+    if m is None:
+        return None
+    partial = option.carried_axes if index in option.partial_operands else ()
+    return Sharding.of(option.grid, _dims(m, option), partial, option.carried_kind)
+
+
+def result_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> Sharding:
+    partial: list[int] = []
+    kind = option.carried_kind
+    for loop in rule.reduction_loops():
+        if option.loop_axes[loop]:
+            partial.extend(option.loop_axes[loop])
+            kind = rule.loops[loop].kind or kind
+    partial.extend(option.carried_axes)
+    return Sharding.of(option.grid, _dims(rule.result_maps[index], option), tuple(partial), kind)

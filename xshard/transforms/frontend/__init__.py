@@ -1,0 +1,1 @@
+"""Frontend passes: conversions between the dialects programs arrive in (TCP, StableHLO)."""

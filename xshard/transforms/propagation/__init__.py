@@ -1,0 +1,1 @@
+"""Propagation phase: complete the user's sharding annotations."""
