@@ -53,6 +53,7 @@ from xshard.dialects.stablehlo.data_movement import (
     TransposeOp,
 )
 from xshard.dialects.stablehlo.elementwise import (
+    Atan2Op,
     AbsOp,
     AddOp,
     AndOp,
@@ -147,6 +148,7 @@ StableHLO = Dialect(
         AndOp,
         OrOp,
         XorOp,
+        Atan2Op,
         CompareOp,
         SelectOp,
         ClampOp,
@@ -181,6 +183,7 @@ StableHLO = Dialect(
 )
 
 __all__ = [
+    "Atan2Op",
     "REDUCTION_KINDS",
     "AbsOp",
     "AddOp",

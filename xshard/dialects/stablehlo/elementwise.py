@@ -422,6 +422,14 @@ class PowerOp(BinaryElementwiseOp):
 
 
 @irdl_op_definition
+class Atan2Op(BinaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#atan2"""
+
+    name = "stablehlo.atan2"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOATING
+
+
+@irdl_op_definition
 class AndOp(BinaryElementwiseOp):
     """Logical and of booleans, bitwise and of integers. https://openxla.org/stablehlo/spec#and"""
 

@@ -159,10 +159,8 @@ class LowerAtan(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tcp.AtanOp, rewriter: PatternRewriter) -> None:
         ty = static_type(op, op.out.type)
-        atan2 = stablehlo_op_class(op, "stablehlo.atan2")
         one = splat(1.0, ty)
-        rewriter.replace(op, [one, atan2.create(operands=[op.input, one.result],
-                                                 result_types=[ty])])
+        rewriter.replace(op, [one, shlo.Atan2Op(op.input, one.output)])
 
 
 class LowerRound(RewritePattern):

@@ -80,6 +80,7 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<4xi1>, %b: te
   %8 = stablehlo.and %a, %b : tensor<4xi1>
   %9 = stablehlo.or %a, %b : tensor<4xi1>
   %10 = stablehlo.xor %a, %b : tensor<4xi1>
+  %11 = stablehlo.atan2 %x, %y : tensor<4xf32>
   func.return
 }
 // CHECK-LABEL: func.func @binary
@@ -94,6 +95,7 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<4xi1>, %b: te
 // CHECK-NEXT:  %8 = stablehlo.and %a, %b : tensor<4xi1>
 // CHECK-NEXT:  %9 = stablehlo.or %a, %b : tensor<4xi1>
 // CHECK-NEXT:  %10 = stablehlo.xor %a, %b : tensor<4xi1>
+// CHECK-NEXT:  %11 = stablehlo.atan2 %x, %y : tensor<4xf32>
 // CHECK-GENERIC: "stablehlo.add"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 
 func.func @compare_select_clamp(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<i32>, %s: tensor<f32>) {
