@@ -64,3 +64,25 @@ def test_malformed_file_gives_one_located_error(
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
     assert done.stderr.strip() == f"{path}:{where}: error: {message}"
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "reason"),
+    [
+        ("no-such-pass", "Unrecognized passes: ['no-such-pass']"),
+        ("sharding-propagation{bogus=1}", 'Provided arguments ["bogus"] not found'),
+        ("sharding-propagation{traversal=sideways}", "Incompatible types"),
+        ("sharding-propagation{traversal", "Expected equals, space or end of arguments"),
+    ],
+    ids=["unknown-pass", "unknown-option", "bad-option-value", "unclosed-options"],
+)
+def test_bad_pipeline_is_a_usage_error(tmp_path: Path, pipeline: str, reason: str):
+    path = tmp_path / "ok.mlir"
+    path.write_text(GRID)
+    done = subprocess.run(
+        ["xshard-opt", "-p", pipeline, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.stderr.startswith(f"xshard-opt: error: bad pass pipeline '{pipeline}': ")
+    assert reason in done.stderr

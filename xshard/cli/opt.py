@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xshard.diagnostics import DiagnosticError, LocatingParser, format_error, verify_located
@@ -76,9 +76,15 @@ class XShardOptMain(xDSLOptMain):
                 print("\n\n\n")
             timer = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(
-            self.available_passes, self.args.passes, between_passes
-        )
+        try:
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, between_passes
+            )
+        except (ValueError, ParseError, ArgSpecParseError) as err:  # a usage error
+            reason = str(err).removeprefix("Error parsing pass pipeline specification:").strip()
+            print(f"xshard-opt: error: bad pass pipeline '{self.args.passes}': {reason}",
+                  file=sys.stderr)
+            raise _Failure from err
 
     def _report(self, text: str, continue_after: bool) -> None:
         if continue_after:
