@@ -6,11 +6,11 @@ one place that translates between them and the shard dialect's ops.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DictionaryAttr, FlatSymbolRefAttr
+from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
-from xshard.dialects.shard import GridAxesArrayAttr, ShardingOp, ShardOp
+from xshard.dialects.shard import GridAxesArrayAttr, ShardingOp, ShardOp, lookup_grid
 from xshard.sharding.sharding import Sharding, ShardingError
 
 
@@ -73,8 +73,21 @@ def sharding_option_of(op: Operation) -> tuple[str, tuple[tuple[int, ...], ...]]
         raise DiagnosticError(op, f"'{SHARDING_OPTION}' must be a dictionary {{grid = @g, loops = ...}}")
     grid = attr.data.get("grid")
     loops = attr.data.get("loops")
-    if not isinstance(grid, FlatSymbolRefAttr) or not isinstance(loops, GridAxesArrayAttr):
+    if (
+        not isinstance(grid, SymbolRefAttr)
+        or grid.nested_references.data
+        or not isinstance(loops, GridAxesArrayAttr)
+    ):
         raise DiagnosticError(
             op, f"'{SHARDING_OPTION}' needs 'grid = @name' and 'loops = #shard<axisarray[...]>'"
         )
-    return grid.root_reference.data, loops.as_tuples()
+    found = lookup_grid(op, grid)
+    if found is None:
+        raise DiagnosticError(op, f"'{SHARDING_OPTION}' names an undefined grid @{grid.root_reference.data}")
+    axes = loops.as_tuples()
+    for axis in (a for loop in axes for a in loop):
+        if not 0 <= axis < found.rank:
+            raise DiagnosticError(
+                op, f"'{SHARDING_OPTION}' uses grid axis {axis}, but @{found.sym_name.data} has rank {found.rank}"
+            )
+    return grid.root_reference.data, axes
