@@ -28,4 +28,9 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TCP
 
-    return {"shard": get_shard, "stablehlo": get_stablehlo, "tcp": get_tcp}
+    def get_tosa() -> Dialect:
+        from xshard.dialects.tosa import TOSA
+
+        return TOSA
+
+    return {"shard": get_shard, "stablehlo": get_stablehlo, "tcp": get_tcp, "tosa": get_tosa}

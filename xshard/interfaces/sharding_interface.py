@@ -122,14 +122,19 @@ def dim_loops(m: AffineMap) -> tuple[int | None, ...]:
 
 
 class ShardingModel(Protocol):
-    """What an op must tell xshard to be sharded."""
+    """What an op must tell xshard to be sharded.
+
+    `partition` is optional: where a model leaves it out, `shard-partition` emits the
+    same op on the local operands and local result types (`PartitionContext.clone_local`).
+    """
 
     def rule(self, op: Operation) -> ShardingRule:
         """Loops and indexing maps; raise `UnsupportedOp` when this op instance cannot be sharded."""
         ...
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
-        """Emit the per-device form of `op` (filled by `shard-partition`)."""
+        """Optional. Emit the per-device form of `op` through `ctx` and hand its local
+        results to `ctx.set_results` (called by `shard-partition`)."""
         ...
 
 
@@ -139,7 +144,10 @@ class UnsupportedOp(Exception):
 
 _MODELS: dict[type[Operation], ShardingModel] = {}
 
-_MODEL_MODULES = ("xshard.interfaces.models.stablehlo",)
+_MODEL_MODULES = tuple(
+    f"xshard.interfaces.models.{name}"
+    for name in ("stablehlo", "tcp", "linalg", "tosa", "arith", "tensor")
+)
 _loaded = False
 
 

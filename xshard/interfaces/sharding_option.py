@@ -6,12 +6,17 @@ option on operations"), plus the partial state carried through a linear op.
 conflict; `operand_sharding` and `result_sharding` read back what each tensor
 looks like under the option. A split reduction loop makes results partial over
 its axes, with the loop's reduction kind: the reduction is left for later.
+
+`infer_option` is the propagation's variant: it reads split axes exactly as
+MLIR's `defaultGetShardingOption` does (results first, then operands; a loop
+given axes keeps them, an axis on two loops fails), so propagation makes the
+same choices as upstream, and adds partial axes only where they fit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xshard.interfaces.sharding_interface import (
     PartialFlow,
@@ -65,7 +70,9 @@ class _Builder:
             axes = s.axes_of(dim)
             if loop is None:
                 if axes:
-                    raise ShardingConflict(f"dim {dim} is not indexed by a loop and cannot be split")
+                    raise ShardingConflict(
+                        f"dim {dim} is not indexed by a loop and cannot be split"
+                    )
             else:
                 self.assign(loop, axes)
 
@@ -73,7 +80,11 @@ class _Builder:
         if self.carried is not None and self.carried != (axes, kind):
             raise ShardingConflict("operands are partial in different ways")
         flow = self.rule.partial.flow
-        if operand is not None and flow is not PartialFlow.ALL_OPERANDS and self.partial_operands - {operand}:
+        if (
+            operand is not None
+            and flow is not PartialFlow.ALL_OPERANDS
+            and self.partial_operands - {operand}
+        ):
             raise ShardingConflict("more than one operand is partial")
         self.carried = (axes, kind)
         if operand is not None:
@@ -84,13 +95,17 @@ class _Builder:
         self.assign_dims(self.rule.result_maps[index], s)
         if not s.partial_axes:
             return
-        reductions = [i for i in self.rule.reduction_loops() if self.rule.loops[i].kind == s.partial_kind]
+        reductions = [
+            i for i in self.rule.reduction_loops() if self.rule.loops[i].kind == s.partial_kind
+        ]
         if reductions:
             self.assign(reductions[0], s.partial_axes)
         elif s.partial_kind in self.rule.partial.kinds:
             self.carry(s.partial_axes, s.partial_kind, None)
         else:
-            raise ShardingConflict(f"result {index} cannot be partial ({s.partial_kind.value}) here")
+            raise ShardingConflict(
+                f"result {index} cannot be partial ({s.partial_kind.value}) here"
+            )
 
     def add_operand(self, index: int, s: Sharding) -> None:
         m = self.rule.operand_maps[index]
@@ -151,7 +166,9 @@ def build_option(
     return b.finish()
 
 
-def option_from_loops(rule: ShardingRule, grid: str, loop_axes: Sequence[Sequence[int]]) -> ShardingOption:
+def option_from_loops(
+    rule: ShardingRule, grid: str, loop_axes: Sequence[Sequence[int]]
+) -> ShardingOption:
     """An option given loop by loop (an op's `sharding_option`), checked for consistency."""
     if len(loop_axes) > len(rule.loops):
         raise ShardingConflict(f"{len(loop_axes)} loops given, the op has {len(rule.loops)}")
@@ -182,3 +199,121 @@ def result_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> S
             kind = rule.loops[loop].kind or kind
     partial.extend(option.carried_axes)
     return Sharding.of(option.grid, _dims(rule.result_maps[index], option), tuple(partial), kind)
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """A sharding found on the IR, with its `split_axes` list as written.
+
+    Upstream reads split axes unnormalized: `[[]]` gives the first loop an
+    empty split, which conflicts with a split one, while the `[]` written for a
+    0-d tensor says nothing; and an op whose last annotated operand says
+    nothing (and no result is annotated) counts as unannotated.
+    """
+
+    sharding: Sharding
+    split: tuple[tuple[int, ...], ...]
+
+
+def without_partial(s: Sharding) -> Sharding:
+    return replace(s, partial_axes=())
+
+
+def infer_option(
+    rule: ShardingRule,
+    operands: Sequence[Annotation | None],
+    results: Sequence[Annotation | None],
+) -> ShardingOption | None:
+    """The option the given annotations ask for, None when they say nothing.
+
+    Split axes decide the loops as upstream does. Partial axes then ride along
+    where the op lets them (a result of a split reduction loop, or an operand
+    the op is linear in); a partial axis that does not fit is dropped, which
+    means that operand is reduced before use.
+    """
+    loops: list[tuple[int, ...]] = [()] * len(rule.loops)
+    grid: str | None = None
+
+    def fill(s: Sharding, loop: int, axes: tuple[int, ...]) -> None:
+        nonlocal grid
+        if grid is not None and grid != s.grid:
+            raise ShardingConflict(f"shardings on two grids, @{grid} and @{s.grid}")
+        if loops[loop] and loops[loop] != axes:
+            raise ShardingConflict(f"loop {loop} split on {list(loops[loop])} and on {list(axes)}")
+        if any(a in loops[i] for i in range(len(loops)) if i != loop for a in axes):
+            raise ShardingConflict("a grid axis would shard two loops")
+        grid = s.grid
+        loops[loop] = loops[loop] or axes
+
+    def fill_dims(a: Annotation, m) -> None:
+        for dim, (loop, axes) in enumerate(zip(dim_loops(m), a.split, strict=False)):
+            if loop is not None:
+                fill(a.sharding, loop, axes)
+            elif axes:
+                raise ShardingConflict(f"dim {dim} is not indexed by a loop and cannot be split")
+
+    annotated = False
+    carried: list[tuple[tuple[int, ...], ReductionKind]] = []
+    for j, a in enumerate(results):
+        if a is None:
+            continue
+        annotated = True
+        s = a.sharding
+        if a.split and rule.result_maps[j].results:
+            fill_dims(a, rule.result_maps[j])
+        else:
+            grid = s.grid
+        if s.partial_axes:
+            carried.append((s.partial_axes, s.partial_kind))
+    partial_operands: dict[int, tuple[tuple[int, ...], ReductionKind]] = {}
+    for i, a in enumerate(operands):
+        m = rule.operand_maps[i]
+        if a is None:
+            continue
+        annotated = bool(a.split)
+        if m is None:
+            continue
+        fill_dims(a, m)
+        if a.sharding.partial_axes and rule.partial.accepts(i, a.sharding.partial_kind):
+            partial_operands[i] = (a.sharding.partial_axes, a.sharding.partial_kind)
+    if not annotated or grid is None:
+        return None
+    return _with_partial(rule, grid, tuple(loops), carried, partial_operands)
+
+
+def _with_partial(
+    rule: ShardingRule,
+    grid: str,
+    loops: tuple[tuple[int, ...], ...],
+    result_partials: list[tuple[tuple[int, ...], ReductionKind]],
+    operand_partials: dict[int, tuple[tuple[int, ...], ReductionKind]],
+) -> ShardingOption:
+    """Add the partial state: result partials on a free reduction loop of their kind
+    first, then one carried state through the op if every axis is still free."""
+    loops_list = list(loops)
+    used = {a for axes in loops_list for a in axes}
+    carried: tuple[tuple[int, ...], ReductionKind] | None = None
+    for axes, kind in result_partials:
+        free = [
+            i for i in rule.reduction_loops() if rule.loops[i].kind == kind and not loops_list[i]
+        ]
+        if free and not used & set(axes):
+            loops_list[free[0]] = axes
+            used |= set(axes)
+        elif carried is None and kind in rule.partial.kinds:
+            carried = (axes, kind)
+    if carried is None and operand_partials:
+        carried = next(iter(operand_partials.values()))
+    kinds = {rule.loops[i].kind for i in rule.reduction_loops() if loops_list[i]}
+    if carried is not None and (used & set(carried[0]) or kinds - {carried[1]}):
+        carried = None
+    if carried is None:
+        return ShardingOption(grid, tuple(loops_list))
+    holders = [i for i, p in operand_partials.items() if p == carried]
+    flow = rule.partial.flow
+    if flow is not PartialFlow.ALL_OPERANDS:
+        holders = holders[:1]
+    b = _Builder(rule, grid)
+    if not holders or (flow is PartialFlow.ALL_OPERANDS and not rule.partial.replicated_join):
+        holders = b._default_carriers()
+    return ShardingOption(grid, tuple(loops_list), carried[0], carried[1], frozenset(holders))

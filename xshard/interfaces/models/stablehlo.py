@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness
+from xdsl.ir import Attribute, Operation
 
 from xshard.dialects import stablehlo as hlo
+from xshard.dialects.stablehlo.checks import element_type
 from xshard.interfaces.models.common import (
     LINEAR_SUM,
     MAX_JOIN,
     MIN_JOIN,
+    MONOTONE,
     MOVE,
     NEGATE,
     NUMERATOR_SUM,
@@ -19,6 +22,11 @@ from xshard.interfaces.models.common import (
     rank,
     reduction_rule,
     reshape_rule,
+)
+from xshard.interfaces.models.stablehlo_partition import (
+    partition_reduce,
+    partition_slice,
+    partition_source,
 )
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
@@ -37,26 +45,77 @@ _PARTIAL_RULES: dict[type[Operation], PartialRule] = {
     hlo.MaximumOp: MAX_JOIN,
     hlo.MinimumOp: MIN_JOIN,
     hlo.MultiplyOp: SCALE_SUM,
-    hlo.DivideOp: NUMERATOR_SUM,
     hlo.NegateOp: NEGATE,
-    hlo.ConvertOp: MOVE,
     hlo.SelectOp: PartialRule(PartialFlow.ALL_OPERANDS, LINEAR_SUM.kinds, operands=(1, 2)),
+    # log, sqrt and rsqrt are monotone too, but NaN below 0.
+    **{
+        op: MONOTONE
+        for op in (
+            hlo.TanhOp,
+            hlo.LogisticOp,
+            hlo.ExponentialOp,
+            hlo.ExponentialMinusOneOp,
+            hlo.FloorOp,
+            hlo.CeilOp,
+            hlo.SignOp,
+            hlo.ClampOp,
+        )
+    },
 }
 
-_BODY_KINDS: dict[type[Operation], ReductionKind] = {
-    hlo.AddOp: ReductionKind.SUM,
-    hlo.MaximumOp: ReductionKind.MAX,
-    hlo.MinimumOp: ReductionKind.MIN,
-    hlo.MultiplyOp: ReductionKind.PRODUCT,
-    hlo.AndOp: ReductionKind.BITWISE_AND,
-    hlo.OrOp: ReductionKind.BITWISE_OR,
-    hlo.XorOp: ReductionKind.BITWISE_XOR,
-}
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def _is_int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data > 1
+
+
+def _unsigned(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def convert_partial(src: Attribute, dst: Attribute) -> PartialRule:
+    """Which partial kinds survive a conversion of element type `src` to `dst`.
+
+    Sum: a float widening is exact per element, and an integer conversion that
+    does not widen is a ring map (sums wrap alike mod 2^n); any other conversion
+    rounds, saturates or wraps each summand differently from the sum.
+    Max/min: the conversion must be non-decreasing in the order `maximum` uses
+    for each type (unsigned for `ui`, signed otherwise). Booleans (converting
+    to i1 is `x != 0`) and complex numbers keep nothing.
+    """
+    minmax = {ReductionKind.MAX, ReductionKind.MIN}
+    kinds: set[ReductionKind] = set()
+    if _is_float(src) and _is_float(dst):
+        kinds = minmax | ({ReductionKind.SUM} if dst.bitwidth > src.bitwidth else set())
+    elif _is_float(src) and _is_int(dst):
+        kinds = set() if _unsigned(dst) else minmax
+    elif _is_int(src) and _is_float(dst):
+        kinds = minmax
+    elif _is_int(src) and _is_int(dst):
+        if dst.bitwidth <= src.bitwidth:
+            kinds.add(ReductionKind.SUM)
+        sign_flip = _unsigned(dst) and not _unsigned(src)
+        if src == dst or (dst.bitwidth > src.bitwidth and not sign_flip):
+            kinds |= minmax
+    return PartialRule(PartialFlow.PASS_THROUGH, frozenset(kinds)) if kinds else NO_PARTIAL
+
+
+def partial_rule(op: Operation) -> PartialRule:
+    """How partial operands flow through an elementwise op."""
+    if isinstance(op, hlo.ConvertOp):
+        return convert_partial(element_type(op.operand.type), element_type(op.result.type))
+    if isinstance(op, hlo.DivideOp):
+        # Integer division truncates each summand: (1 + 1) / 2 is 1, 1 / 2 + 1 / 2 is 0.
+        return NO_PARTIAL if _is_int(element_type(op.result.type)) else NUMERATOR_SUM
+    return _PARTIAL_RULES.get(type(op), NO_PARTIAL)
 
 
 class ElementwiseModel:
     def rule(self, op: Operation) -> ShardingRule:
-        return elementwise_rule(op.operands, op.results, _PARTIAL_RULES.get(type(op), NO_PARTIAL))
+        return elementwise_rule(op.operands, op.results, partial_rule(op))
 
 
 class DotGeneralModel:
@@ -73,32 +132,37 @@ class DotGeneralModel:
         )
 
 
-def reduce_kind(op: hlo.ReduceOp) -> ReductionKind:
-    """The kind of a reduce whose body is one binary op on the block arguments, else generic."""
-    body = list(op.body.block.ops)
-    if len(op.inputs) == 1 and len(body) == 2:
-        combiner = body[0]
-        if set(combiner.operands) == set(op.body.block.args):
-            return _BODY_KINDS.get(type(combiner), ReductionKind.GENERIC)
-    return ReductionKind.GENERIC
-
-
 class ReduceModel:
+    """Loops are the input's dims; reduced ones are reductions of the body's kind.
+
+    A body that is not one known op (several ops, several inputs: an argmax)
+    names no kind the partial results could be settled with, so its reduced
+    dims are not split at all: no loop indexes them.
+    """
+
+    partition = staticmethod(partition_reduce)
+
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, hlo.ReduceOp)
-        kind = reduce_kind(op)
-        partial = (
-            PartialRule(PartialFlow.PASS_THROUGH, frozenset({kind}), operands=(0,))
-            if kind in (ReductionKind.SUM, ReductionKind.MAX, ReductionKind.MIN)
-            else NO_PARTIAL
-        )
+        n = rank(op.inputs[0]) or 0
+        reduced = op.dimensions.get_values()
+        kind = hlo.reduction_kind(op)
+        if kind is None:
+            kept = [d for d in range(n) if d not in reduced]
+            loops = len(kept)
+            input_map = dims_map(loops, [kept.index(d) if d in kept else None for d in range(n)])
+            return ShardingRule(
+                tuple(Loop.parallel() for _ in kept),
+                (input_map,) * len(op.inputs) + (dims_map(loops, []),) * len(op.init_values),
+                (dims_map(loops, range(loops)),) * len(op.inputs),
+            )
         return reduction_rule(
-            rank(op.inputs[0]) or 0,
-            op.dimensions.get_values(),
+            n,
+            reduced,
             kind,
             len(op.inputs),
             len(op.init_values),
-            partial,
+            PartialRule(PartialFlow.PASS_THROUGH, frozenset({kind}), operands=(0,)),
         )
 
 
@@ -151,6 +215,8 @@ class ReshapeModel:
 class SourceModel:
     """Ops with no tensor operands (constant, iota): the result may be laid out at will."""
 
+    partition = staticmethod(partition_source)
+
     def rule(self, op: Operation) -> ShardingRule:
         n = rank(op.results[0]) or 0
         return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
@@ -158,6 +224,8 @@ class SourceModel:
 
 class SliceModel:
     """Only dims the slice keeps whole may be split."""
+
+    partition = staticmethod(partition_slice)
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, hlo.SliceOp)

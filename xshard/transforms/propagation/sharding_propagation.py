@@ -1,19 +1,34 @@
 """`sharding-propagation`: complete sharding annotations across each function.
 
-Like MLIR's pass of the same name, it visits the ops of each function in the
-chosen traversal order, derives for each op a sharding option from the
-shardings known around it, and finally writes the result as `shard.shard` ops:
-one result annotation per tensor result, one `annotate_for_users` annotation per
-tensor operand of every op with a sharding model.
+It follows MLIR 22's pass of the same name step for step, so both choose the
+same split axes for every value (tests/test_propagation_differential.py checks
+this against `mlir-opt-22`). Ops are visited in the chosen traversal order
+(the default `backward-forward` sweeps back, then forth); each visit reads the
+annotations now on the IR around the op and writes its choice back as
+`shard.shard` ops at once, so later visits see it:
+
+- annotations the op must keep: a result's only user is a `shard.shard`
+  without `annotate_for_users`, or an operand comes from one with it; the
+  others (a result used by `annotate_for_users` annotations, an operand from a
+  result annotation) may be overridden, at the price of a reshard;
+- every combination of the annotations to keep with a subset of the others is
+  tried (results before operands, keeping an annotation before dropping it);
+  the first option needing no reshard wins; otherwise the first one that
+  reshards only annotations not written for this op; otherwise the first one;
+- the option is written as one result annotation per tensor result and one
+  `annotate_for_users` annotation per tensor operand (scalars from constants
+  are left alone); where it contradicts an annotation, the two are chained,
+  i.e. a reshard for `shard-partition`.
 
 Differences from upstream, on purpose:
 - a split contracting or reduction loop leaves its results *partial*
   (`partial = sum [axis]`) instead of an all-reduce, and linear ops let partial
-  operands through (see `PartialRule`);
-- conflicts are settled by the least resharding: the known shardings around an
-  op are tried largest tensor first (annotations the user wrote on this very
-  op first of all), and each one that conflicts with those already taken is
-  dropped, i.e. resharded. Ties go to results before operands, then by index;
+  operands through (see `PartialRule`); partial axes never change which split
+  axes are chosen (reshards are ranked on split axes alone);
+- at the end, a tensor argument without a result annotation gets one: the
+  sharding of its first `annotate_for_users` user written by this pass (the
+  layout upstream's partition gives it too); the user's own annotations on an
+  argument's uses are left as written;
 - an op may carry `shard.sharding_option` (the RFC's sharding option on
   operations), which propagation takes as given;
 - an op without a sharding model is an error naming it, never silently
@@ -22,7 +37,9 @@ Differences from upstream, on purpose:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import product
 from typing import Literal
 
 from xdsl.context import Context
@@ -31,74 +48,82 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import IsTerminator
+from xdsl.traits import ConstantLike, IsTerminator
 
 from xshard.diagnostics import DiagnosticError
-from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
-from xshard.interfaces.annotations import annotation, base_value, sharding_of, sharding_option_of
+from xshard.dialects.shard import GetShardingOp, GridOp, ShardingOp, ShardOp
+from xshard.interfaces.annotations import annotation, sharding_of, sharding_option_of
 from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
 from xshard.interfaces.sharding_option import (
+    Annotation,
     ShardingConflict,
     ShardingOption,
-    build_option,
+    infer_option,
     operand_sharding,
     option_from_loops,
     result_sharding,
+    without_partial,
 )
 from xshard.sharding.sharding import Sharding
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
 
-_PINNED = 1_000_000
-"""Weight of an annotation the user wrote for this op: dropped only when annotations contradict."""
+NO_RESHARD, RESHARD_OTHERS, RESHARD_OWN = 0, 1, 2
+"""Ranks of an option, best first: no reshard; reshards only of annotations not
+written for this op; reshards of annotations written for this op."""
 
 
 def is_tensor(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType)
 
 
-def tensor_bytes(value: SSAValue) -> int:
-    t = value.type
-    assert isinstance(t, TensorType)
-    n = 1
-    for d in t.get_shape():
-        n *= max(d, 1)
-    width = getattr(t.element_type, "bitwidth", 32)
-    return n * max(width // 8, 1)
+def _is_result_annotation(op: Operation) -> bool:
+    return isinstance(op, ShardOp) and op.annotate_for_users is None
 
 
-@dataclass
-class _Known:
-    """Every sharding known so far; `pinned_*` are the user's own annotations."""
-
-    results: dict[SSAValue, Sharding] = field(default_factory=dict)
-    pinned_results: set[SSAValue] = field(default_factory=set)
-    uses: dict[tuple[Operation, int], Sharding] = field(default_factory=dict)
-    pinned_uses: set[tuple[Operation, int]] = field(default_factory=set)
-
-
-@dataclass
-class _Candidate:
-    sharding: Sharding
-    weight: int
-    order: int
-    operand: int | None = None
-    result: int | None = None
+def _is_use_annotation(op: Operation) -> bool:
+    return isinstance(op, ShardOp) and op.annotate_for_users is not None
 
 
 def _needs_model(op: Operation) -> bool:
-    if isinstance(op, ShardOp | ShardingOp | GridOp) or op.has_trait(IsTerminator):
+    if isinstance(op, ShardOp | ShardingOp | GetShardingOp | GridOp) or op.has_trait(IsTerminator):
+        return False
+    if op.has_trait(ConstantLike) and model_for(op) is None:
         return False
     return any(is_tensor(v) for v in (*op.operands, *op.results))
+
+
+def _operand_want(
+    rule: ShardingRule, option: ShardingOption, index: int, value: SSAValue
+) -> Sharding | None:
+    """What operand `index` must look like; a tensor no loop indexes (a zero point) is whole."""
+    s = operand_sharding(rule, option, index)
+    if s is None and is_tensor(value):
+        return Sharding.replicated(option.grid)
+    return s
+
+
+def _choices(found: list[tuple[bool, Annotation] | None]) -> Iterator[tuple]:
+    """Every combination keeping each annotation to keep and keeping, then dropping, the others."""
+    slots = [(None,) if f is None else (f[1],) if f[0] else (f[1], None) for f in found]
+    return product(*slots)
 
 
 class _FunctionPropagation:
     def __init__(self, fn: func.FuncOp, traversal: Traversal):
         self.fn = fn
         self.traversal = traversal
-        self.known = _Known()
         self.rules: dict[Operation, ShardingRule] = {}
         self.fixed: dict[Operation, ShardingOption] = {}
+        self.age: dict[ShardOp, int] = {}
+        """When each `shard.shard` took its operand: of several use annotations, the newest wins."""
+        self.written: dict[ShardingOp, tuple[tuple[int, ...], ...]] = {}
+        """Split axes lists of the shardings this pass wrote, as upstream writes them:
+        trailing unsplit dims dropped, but one kept unless the tensor is 0-d."""
+        self.shardings: dict[ShardingOp, Sharding] = {}
+        self.parsed = 0
+        """How many `shard.shard` ops the function had before the pass."""
+        self.rewriter = Rewriter()
 
     @property
     def block(self) -> Block:
@@ -107,10 +132,14 @@ class _FunctionPropagation:
         return self.fn.body.block
 
     def run(self) -> None:
-        ops = [op for op in self.block.ops if _needs_model(op)]
-        self.collect_user_annotations()
+        block = self.block
+        ops = [op for op in block.ops if _needs_model(op)]
         for op in ops:
             self.rules[op] = self.rule_of(op)
+        for op in block.ops:
+            if isinstance(op, ShardOp):
+                self.age[op] = len(self.age)
+        self.parsed = len(self.age)
         orders = {
             "forward": [ops],
             "backward": [ops[::-1]],
@@ -120,7 +149,7 @@ class _FunctionPropagation:
         for order in orders:
             for op in order:
                 self.visit(op)
-        self.materialize(ops)
+        self.annotate_arguments()
 
     def rule_of(self, op: Operation) -> ShardingRule:
         model = model_for(op)
@@ -138,131 +167,161 @@ class _FunctionPropagation:
                 raise DiagnosticError(op, f"invalid sharding option: {err}") from err
         return rule
 
-    def collect_user_annotations(self) -> None:
-        k = self.known
-        for op in self.block.ops:
-            if not isinstance(op, ShardOp):
-                continue
-            s = sharding_of(op.sharding, op)
-            if op.annotate_for_users is None:
-                base = base_value(op.src)
-                if base in k.pinned_results and k.results[base] != s:
-                    raise DiagnosticError(op, "value already has a different result sharding")
-                k.results[base] = s
-                k.pinned_results.add(base)
-            else:
-                for use in op.result.uses:
-                    k.uses[(use.operation, use.index)] = s
-                    k.pinned_uses.add((use.operation, use.index))
+    def sharding(self, shard: ShardOp) -> Sharding:
+        op = shard.sharding.owner
+        if not isinstance(op, ShardingOp) or op not in self.shardings:
+            s = sharding_of(shard.sharding, shard)
+            assert isinstance(op, ShardingOp)
+            self.shardings[op] = s
+        return self.shardings[op]
 
-    def candidates(self, op: Operation) -> list[_Candidate]:
-        k = self.known
-        found: list[_Candidate] = []
-        for j, r in enumerate(op.results):
-            if not is_tensor(r):
-                continue
-            if r in k.results:
-                weight = _PINNED if r in k.pinned_results else 1
-                found.append(_Candidate(k.results[r], weight * tensor_bytes(r), len(found), result=j))
-                continue
-            for use in _user_uses(r):
-                if (s := k.uses.get((use.operation, use.index))) is not None:
-                    found.append(_Candidate(s, tensor_bytes(r), len(found), result=j))
-                    break
-        for i, v in enumerate(op.operands):
-            if not is_tensor(v):
-                continue
-            if (s := k.uses.get((op, i))) is not None:
-                weight = _PINNED if (op, i) in k.pinned_uses else 1
-                found.append(_Candidate(s, weight * tensor_bytes(v), len(found), operand=i))
-            elif (s := k.results.get(base_value(v))) is not None:
-                found.append(_Candidate(s, tensor_bytes(v), len(found), operand=i))
-        return found
+    def read(self, shard: ShardOp) -> Annotation:
+        s = self.sharding(shard)
+        op = shard.sharding.owner
+        assert isinstance(op, ShardingOp)
+        split = self.written[op] if op in self.written else op.split_axes_lists()
+        return Annotation(s, split)
 
-    def choose(self, op: Operation, rule: ShardingRule) -> ShardingOption | None:
-        if op in self.fixed:
-            return self.fixed[op]
-        found = self.candidates(op)
-        if not found:
+    def result_annotation(self, value: SSAValue) -> tuple[bool, Annotation] | None:
+        """(must keep, annotation) for a result, read as upstream's `getSharding` does."""
+        users = [use.operation for use in value.uses]
+        if any(map(_is_result_annotation, users)):
+            if len(users) != 1:
+                return None
+            assert isinstance(users[0], ShardOp)
+            return True, self.read(users[0])
+        flagged = [u for u in users if isinstance(u, ShardOp)]
+        if not flagged:
             return None
-        grid = found[0].sharding.grid
-        taken: list[_Candidate] = []
-        option = None
-        for cand in sorted(found, key=lambda c: (-c.weight, c.order)):
-            if cand.sharding.grid != grid:
-                continue
-            trial = [*taken, cand]
-            try:
-                option = build_option(
-                    rule,
-                    grid,
-                    [_pick(trial, i, "operand") for i in range(len(op.operands))],
-                    [_pick(trial, j, "result") for j in range(len(op.results))],
-                )
-            except ShardingConflict:
-                continue
-            taken = trial
-        return option
+        return False, self.read(max(flagged, key=lambda u: self.age[u]))
+
+    def operand_annotation(self, value: SSAValue) -> tuple[bool, Annotation] | None:
+        owner = value.owner
+        if not isinstance(owner, ShardOp):
+            return None
+        return owner.annotate_for_users is not None, self.read(owner)
 
     def visit(self, op: Operation) -> None:
         rule = self.rules[op]
-        option = self.choose(op, rule)
+        option = self.fixed.get(op) or self.select(op, rule)
         if option is None:
             return
-        k = self.known
         for j, r in enumerate(op.results):
-            if is_tensor(r) and r not in k.pinned_results:
-                k.results[r] = result_sharding(rule, option, j)
+            if is_tensor(r):
+                self.annotate_result(op, r, result_sharding(rule, option, j))
         for i, v in enumerate(op.operands):
-            s = operand_sharding(rule, option, i)
-            if s is None or (op, i) in k.pinned_uses:
-                continue
-            k.uses[(op, i)] = s
-            base = base_value(v)
-            if base not in k.results and not isinstance(base.owner, Operation):
-                k.results[base] = Sharding.of(s.grid, s.split_axes)
+            if (s := _operand_want(rule, option, i, v)) is not None:
+                self.annotate_operand(op, i, s)
 
-    def materialize(self, ops: list[Operation]) -> None:
-        k = self.known
-        rewriter = Rewriter()
-        annotated = {base_value(op.src) for op in self.block.ops if isinstance(op, ShardOp) and op.annotate_for_users is None}
-        for arg in self.block.args:
-            if arg in k.results and arg not in annotated:
-                self.annotate_result(rewriter, arg, k.results[arg], InsertPoint.at_start(self.block))
-        for op in ops:
-            for r in op.results:
-                if r in k.results and r not in annotated:
-                    self.annotate_result(rewriter, r, k.results[r], InsertPoint.after(op))
-        for op in ops:
-            for i, v in enumerate(op.operands):
-                s = k.uses.get((op, i))
-                if s is None or (op, i) in k.pinned_uses:
+    def select(self, op: Operation, rule: ShardingRule) -> ShardingOption | None:
+        results = [self.result_annotation(r) if is_tensor(r) else None for r in op.results]
+        operands = [self.operand_annotation(v) for v in op.operands]
+        best: tuple[int, ShardingOption] | None = None
+        for result_choice in _choices(results):
+            for operand_choice in _choices(operands):
+                try:
+                    option = infer_option(rule, operand_choice, result_choice)
+                except ShardingConflict:
                     continue
-                sharding, shard = annotation(v, s, for_users=True)
-                rewriter.insert_op((sharding, shard), InsertPoint.before(op))
-                op.operands[i] = shard.result
+                if option is None:
+                    continue
+                rank = self.rank(op, rule, option)
+                if rank == NO_RESHARD:
+                    return option
+                if best is None or rank < best[0]:
+                    best = (rank, option)
+        return None if best is None else best[1]
 
-    @staticmethod
-    def annotate_result(rewriter: Rewriter, value: SSAValue, s: Sharding, at: InsertPoint) -> None:
-        sharding, shard = annotation(value, s, for_users=False)
-        rewriter.insert_op((sharding, shard), at)
-        value.replace_uses_with_if(shard.result, lambda use: use.operation is not shard)
+    def rank(self, op: Operation, rule: ShardingRule, option: ShardingOption) -> int:
+        """How much resharding `option` costs, on split axes (partial axes are settled anyway)."""
+        rank = NO_RESHARD
+        for i, v in enumerate(op.operands):
+            if isinstance(v.owner, ShardOp):
+                want = _operand_want(rule, option, i, v)
+                if want is None or without_partial(want) != without_partial(self.sharding(v.owner)):
+                    if v.owner.annotate_for_users is not None:
+                        return RESHARD_OWN
+                    rank = RESHARD_OTHERS
+        for j, r in enumerate(op.results):
+            if not is_tensor(r):
+                continue
+            want = without_partial(result_sharding(rule, option, j))
+            for use in r.uses:
+                user = use.operation
+                if isinstance(user, ShardOp) and want != without_partial(self.sharding(user)):
+                    if user.annotate_for_users is None:
+                        return RESHARD_OWN
+                    rank = RESHARD_OTHERS
+        return rank
 
+    def new_shard(self, value: SSAValue, s: Sharding, for_users: bool, at: InsertPoint) -> ShardOp:
+        sharding, shard = annotation(value, s, for_users)
+        rank = value.type.get_num_dims() if isinstance(value.type, TensorType) else 0
+        self.written[sharding] = s.split_axes or ((),) * min(rank, 1)
+        self.shardings[sharding] = s
+        self.age[shard] = len(self.age)
+        self.rewriter.insert_op((sharding, shard), at)
+        return shard
 
-def _pick(cands: list[_Candidate], index: int, kind: str) -> Sharding | None:
-    for c in cands:
-        if (c.operand if kind == "operand" else c.result) == index:
-            return c.sharding
-    return None
+    def chain(self, shard: ShardOp, for_users: bool, at: InsertPoint) -> ShardOp:
+        """A second annotation with `shard`'s sharding op, on `shard`'s result."""
+        new = ShardOp(shard.result, shard.sharding, annotate_for_users=for_users)
+        self.age[new] = len(self.age)
+        self.rewriter.insert_op(new, at)
+        return new
 
+    def annotate_result(self, op: Operation, value: SSAValue, s: Sharding) -> None:
+        """Route every user of `value` through one result annotation `s`; chain a
+        contradicting result annotation behind it (upstream's target annotation)."""
+        new: ShardOp | None = None
+        for use in list(value.uses):
+            user = use.operation
+            if _is_result_annotation(user) and self.sharding(user) == s:
+                new = new or user
+                continue
+            if new is None:
+                new = self.new_shard(value, s, False, InsertPoint.after(op))
+            user.operands[use.index] = new.result
+            if _is_result_annotation(user):
+                again = self.chain(new, True, InsertPoint.after(new))
+                new.result.replace_uses_with_if(
+                    again.result, lambda u, again=again: u.operation is not again
+                )
 
-def _user_uses(value: SSAValue):
-    """Uses of `value`, looking through its result annotation chain to the real users."""
-    for use in value.uses:
-        if isinstance(use.operation, ShardOp):
-            yield from _user_uses(use.operation.result)
-        else:
-            yield use
+    def annotate_operand(self, op: Operation, index: int, s: Sharding) -> None:
+        """Feed operand `index` from an `annotate_for_users` annotation `s`; a contradicting
+        one before it gets a result annotation in between (upstream's source annotation)."""
+        value = op.operands[index]
+        owner = value.owner
+        if _is_use_annotation(owner) and self.sharding(owner) == s:
+            return
+        new = self.new_shard(value, s, True, InsertPoint.before(op))
+        for i, v in enumerate(op.operands):
+            if v is value:
+                op.operands[i] = new.result
+        if _is_use_annotation(owner):
+            between = ShardOp(value, new.sharding, annotate_for_users=False)
+            self.age[between] = len(self.age)
+            self.rewriter.insert_op(between, InsertPoint.before(new))
+            new.operands[0] = between.result
+
+    def annotate_arguments(self) -> None:
+        block = self.block
+        position = {op: i for i, op in enumerate(block.ops)}
+        for arg in block.args:
+            users = [use.operation for use in arg.uses]
+            if not is_tensor(arg) or any(map(_is_result_annotation, users)):
+                continue
+            ours = (u for u in users if isinstance(u, ShardOp) and self.age[u] >= self.parsed)
+            flagged = sorted(ours, key=position.__getitem__)
+            if flagged:
+                new = self.new_shard(
+                    arg, self.sharding(flagged[0]), False, InsertPoint.at_start(block)
+                )
+                arg.replace_uses_with_if(
+                    new.result,
+                    lambda u, new=new: isinstance(u.operation, ShardOp) and u.operation is not new,
+                )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,7 @@
+// RUN: xshard-opt %s --split-input-file --parsing-diagnostics | filecheck %s
+
+// Pretty forms that must be refused while parsing, with a message saying why.
+
+%x = "test.op"() : () -> tensor<4x8xf32>
+%0 = tosa.maximum %x, %x {nan_mode = SOMETIMES} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: invalid_syntax.mlir:6:47: error: expected a nan_mode (PROPAGATE or IGNORE), got SOMETIMES

@@ -1,0 +1,134 @@
+"""What a sharding model works with when `shard-partition` asks for an op's per-device form.
+
+The pass has already turned every operand into its local block (resharding where
+the operand annotation asked for it); the model emits ops through `insert` and
+hands back the local results with `set_results`. Most ops need nothing more than
+`clone_local`: the same op on the local operands and local result types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects import stablehlo as hlo
+from xshard.dialects.shard import AllSliceOp
+from xshard.interfaces.annotations import SHARDING_OPTION
+from xshard.interfaces.sharding_interface import ShardingRule
+from xshard.interfaces.sharding_option import ShardingConflict, ShardingOption, build_option
+from xshard.sharding.grid import Grid
+from xshard.sharding.shapes import shard_shape
+from xshard.sharding.sharding import Sharding, ShardingError
+
+Resharder = Callable[[SSAValue, Sharding, Sharding, Attribute], SSAValue]
+"""`(local value, its sharding, wanted sharding, global type) -> local value`."""
+
+
+def local_type(op: Operation, t: Attribute, s: Sharding | None, grid: Grid) -> Attribute:
+    """`t` as each device holds it under `s` (non-tensors and unsharded values unchanged)."""
+    if not isinstance(t, TensorType) or s is None:
+        return t
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        raise DiagnosticError(op, f"shard-partition does not support dynamic shapes, got {t}")
+    try:
+        local = shard_shape(shape, s, grid)
+    except ShardingError as err:
+        raise DiagnosticError(op, str(err)) from err
+    if None in local:
+        raise DiagnosticError(op, f"the local shape of {t} under {s} is only known at run time")
+    return TensorType(t.element_type, local)
+
+
+@dataclass
+class PartitionContext:
+    op: Operation
+    operands: tuple[SSAValue, ...]
+    """The op's operands, partitioned: each is the local block its operand annotation asks for."""
+    operand_shardings: tuple[Sharding | None, ...]
+    result_shardings: tuple[Sharding | None, ...]
+    rule: ShardingRule
+    grid: Grid
+    builder: Builder
+    reshard: Resharder = field(repr=False)
+    """The pass's collective emitter, for models that reshard inside their partition."""
+    results: tuple[SSAValue, ...] | None = None
+
+    @cached_property
+    def option(self) -> ShardingOption:
+        """The sharding option the annotations around the op realise."""
+        try:
+            return build_option(
+                self.rule, self.grid.name, self.operand_shardings, self.result_shardings
+            )
+        except ShardingConflict as err:
+            raise DiagnosticError(
+                self.op, f"inconsistent shardings around '{self.op.name}': {err}"
+            ) from err
+
+    def insert(self, op: Operation) -> Operation:
+        return self.builder.insert(op)
+
+    def set_results(self, values: Sequence[SSAValue]) -> None:
+        self.results = tuple(values)
+
+    def result_types(self) -> list[Attribute]:
+        return [
+            local_type(self.op, r.type, s, self.grid)
+            for r, s in zip(self.op.results, self.result_shardings, strict=True)
+        ]
+
+    def clone_local(self, properties: Mapping[str, Attribute] | None = None) -> Operation:
+        """The op on local operands and local result types (properties may be overridden)."""
+        op = self.op
+        new = type(op).create(
+            operands=self.operands,
+            result_types=self.result_types(),
+            properties={**op.properties, **(properties or {})},
+            attributes={k: v for k, v in op.attributes.items() if k != SHARDING_OPTION},
+            regions=[region.clone() for region in op.regions],
+        )
+        self.insert(new)
+        self.set_results(new.results)
+        return new
+
+    def reshard_global(self, value: SSAValue, result: int = 0) -> None:
+        """Use the global `value` (computed whole on every device) as result `result`, sliced
+        to its result sharding: the fallback for sources that cannot be built locally."""
+        s = self.result_shardings[result]
+        assert s is not None
+        replicated = Sharding.replicated(self.grid.name)
+        self.set_results([self.reshard(value, replicated, s, value.type)])
+
+    def device_entry(
+        self, values: Sequence[int | float], axes: Sequence[int], element_type: Attribute
+    ) -> SSAValue:
+        """This device's entry of `values`, one per position in its group over `axes`,
+        as a rank-0 tensor: the device's slice (`shard.all_slice`) of a constant table,
+        so no process-id arithmetic is needed beyond what `all_slice` lowers to."""
+        table = self.insert(
+            hlo.ConstantOp(
+                DenseIntOrFPElementsAttr.from_list(TensorType(element_type, [len(values)]), values)
+            )
+        )
+        mine = self.insert(
+            AllSliceOp(table.results[0], self.grid.name, axes, 0, TensorType(element_type, [1]))
+        )
+        return self.insert(hlo.ReshapeOp(mine.result, TensorType(element_type, []))).results[0]
+
+    def shard_offset(self, dim: int, result: int = 0) -> SSAValue:
+        """Where this device's block of result `result` starts along `dim` (rank-0 tensor of
+        the result's element type); needs an even sharding without halos."""
+        s = self.result_shardings[result]
+        t = self.op.results[result].type
+        assert s is not None and isinstance(t, TensorType)
+        axes = s.axes_of(dim)
+        n = self.grid.group_size(axes) or 1
+        extent = t.get_shape()[dim] // n
+        return self.device_entry([k * extent for k in range(n)], axes, t.element_type)
