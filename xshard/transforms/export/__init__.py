@@ -1,0 +1,1 @@
+"""Export passes: from per-device shard-dialect programs to StableHLO for XLA."""

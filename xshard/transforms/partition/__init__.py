@@ -1,0 +1,1 @@
+"""Partition phase: from the global annotated program to the per-device program."""

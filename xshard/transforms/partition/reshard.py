@@ -1,0 +1,103 @@
+"""From a resharding plan to shard collectives on a local value.
+
+`plan_reshard` picks the steps; this module only writes each one as the shard
+op that performs it, typed with the plan's local shapes. Halo changes have no
+single collective: the old halos are sliced off locally, the block is padded to
+its new extent and `shard.update_halo` fills the new halos from the neighbours.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Operation, SSAValue
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects import shard
+from xshard.dialects import stablehlo as hlo
+from xshard.sharding.grid import Grid
+from xshard.sharding.resharding import (
+    AllGather,
+    AllReduce,
+    AllSlice,
+    AllToAll,
+    ReduceScatter,
+    Step,
+    UpdateHalo,
+    plan_reshard,
+)
+from xshard.sharding.sharding import Sharding, ShardingError
+
+
+def element_bytes(t: TensorType) -> int:
+    return max(getattr(t.element_type, "bitwidth", 32) // 8, 1)
+
+
+def emit_reshard(
+    builder: Builder,
+    at: Operation,
+    value: SSAValue,
+    src: Sharding,
+    dst: Sharding,
+    global_type: TensorType,
+    grid: Grid,
+) -> SSAValue:
+    """`value`, the local block under `src`, as the local block under `dst`.
+
+    Errors are reported at `at`."""
+    try:
+        plan = plan_reshard(src, dst, global_type.get_shape(), grid, element_bytes(global_type))
+    except ShardingError as err:
+        raise DiagnosticError(at, str(err)) from err
+    for step, shape in zip(plan.steps, plan.local_shapes[1:], strict=True):
+        if None in shape:
+            raise DiagnosticError(
+                at, f"cannot reshard {src} -> {dst}: local shapes are only known at run time"
+            )
+        value = _emit_step(
+            builder, value, step, TensorType(global_type.element_type, shape), grid.name
+        )
+    return value
+
+
+def _emit_step(
+    builder: Builder, value: SSAValue, step: Step, out: TensorType, grid: str
+) -> SSAValue:
+    match step:
+        case AllReduce(axes, kind):
+            op: Operation = shard.AllReduceOp(value, grid, axes, kind)
+        case ReduceScatter(axes, dim, kind):
+            op = shard.ReduceScatterOp(value, grid, axes, dim, out, kind)
+        case AllGather(axes, dim):
+            op = shard.AllGatherOp(value, grid, axes, dim, out)
+        case AllSlice(axes, dim):
+            op = shard.AllSliceOp(value, grid, axes, dim, out)
+        case AllToAll(axes, split_dim, concat_dim):
+            op = shard.AllToAllOp(value, grid, axes, split_dim, concat_dim, out)
+        case UpdateHalo():
+            return _emit_halo(builder, value, step, grid)
+    return builder.insert(op).results[0]
+
+
+def _emit_halo(builder: Builder, value: SSAValue, step: UpdateHalo, grid: str) -> SSAValue:
+    t = value.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    rank = len(shape)
+    if step.src_halo_sizes:
+        lo, hi = [0] * rank, list(shape)
+        for d, (slo, shi) in zip(step.split_dims, step.src_pairs, strict=True):
+            lo[d], hi[d] = slo, shape[d] - shi
+        value = builder.insert(hlo.SliceOp(value, lo, hi)).results[0]
+    if not step.dst_halo_sizes:
+        return value
+    low, high = [0] * rank, [0] * rank
+    for d, (dlo, dhi) in zip(step.split_dims, step.dst_pairs, strict=True):
+        low[d], high[d] = dlo, dhi
+    zero = builder.insert(
+        hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(t.element_type, []), [0]))
+    )
+    padded = builder.insert(hlo.PadOp(value, zero.results[0], low, high)).results[0]
+    return builder.insert(
+        shard.UpdateHaloOp(padded, grid, step.split_axes, step.dst_halo_sizes)
+    ).results[0]
