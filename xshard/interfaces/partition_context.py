@@ -14,7 +14,7 @@ from functools import cached_property
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import stablehlo as hlo
@@ -59,6 +59,9 @@ class PartitionContext:
     reshard: Resharder = field(repr=False)
     """The pass's collective emitter, for models that reshard inside their partition."""
     results: tuple[SSAValue, ...] | None = None
+    outer: Mapping[SSAValue, SSAValue] = field(default_factory=dict, repr=False)
+    """Global values defined before the op -> their local counterparts, for the values its
+    regions capture (a `linalg.generic` body reading a scalar from outside)."""
 
     @cached_property
     def option(self) -> ShardingOption:
@@ -92,10 +95,16 @@ class PartitionContext:
             result_types=self.result_types(),
             properties={**op.properties, **(properties or {})},
             attributes={k: v for k, v in op.attributes.items() if k != SHARDING_OPTION},
-            regions=[region.clone() for region in op.regions],
+            regions=[self.clone_region(region) for region in op.regions],
         )
         self.insert(new)
         self.set_results(new.results)
+        return new
+
+    def clone_region(self, region: Region) -> Region:
+        """`region`, its captured values replaced by their local counterparts."""
+        new = Region()
+        region.clone_into(new, value_mapper=dict(self.outer))
         return new
 
     def reshard_global(self, value: SSAValue, result: int = 0) -> None:

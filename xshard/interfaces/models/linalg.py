@@ -38,6 +38,7 @@ from xshard.interfaces.models.common import (
     SCALE_SUM,
     dims_map,
 )
+from xshard.interfaces.models.linalg_partition import partition_with_init
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
     Loop,
@@ -149,6 +150,8 @@ def _require_tensors(op: Operation) -> None:
 class StructuredModel:
     """linalg.generic and the named structured ops (matmul, fill, add, transpose...)."""
 
+    partition = staticmethod(partition_with_init)
+
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, LinalgStructuredOperation)
         _require_tensors(op)
@@ -181,6 +184,8 @@ class StructuredModel:
 
 class ReduceModel:
     """Loops are the input's dims; `dimensions` are reductions of the body's kind."""
+
+    partition = staticmethod(partition_with_init)
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, linalg.ReduceOp)

@@ -60,7 +60,8 @@ def partition_slice(op: Operation, ctx: PartitionContext) -> None:
     ctx.clone_local({"limit_indices": DenseArrayBase.from_list(i64, limits)})
 
 
-def _identity(kind: ReductionKind, element_type: Attribute) -> float | int | None:
+def reduction_identity(kind: ReductionKind, element_type: Attribute) -> float | int | None:
+    """The value that `kind` combines with to no effect (None: none exists, or unknown)."""
     if isinstance(element_type, IntegerType):
         width = element_type.width.data
         low, high = (0, 1) if width == 1 else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
@@ -92,7 +93,8 @@ def partition_reduce(op: Operation, ctx: PartitionContext) -> None:
                 kind is not None
                 and isinstance(const, hlo.ConstantOp)
                 and const.value.is_splat()
-                and const.value.get_values()[0] == _identity(kind, const.value.get_element_type())
+                and const.value.get_values()[0]
+                == reduction_identity(kind, const.value.get_element_type())
             ):
                 raise DiagnosticError(
                     op,

@@ -33,6 +33,11 @@ from xshard.interfaces.models.common import (
     elementwise_rule,
     rank,
 )
+from xshard.interfaces.models.tcp_partition import (
+    partition_broadcast,
+    partition_const,
+    partition_slice,
+)
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
     Loop,
@@ -119,6 +124,8 @@ class CastModel:
 class ConstModel:
     """A constant may be laid out at will: its result dims are free loops."""
 
+    partition = staticmethod(partition_const)
+
     def rule(self, op: Operation) -> ShardingRule:
         n = rank(op.results[0]) or 0
         return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
@@ -126,6 +133,8 @@ class ConstModel:
 
 class BroadcastModel:
     """Each result dim is a loop; no loop indexes a broadcast axis on the input (its size is 1)."""
+
+    partition = staticmethod(partition_broadcast)
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, tcp.BroadcastOp)
@@ -147,6 +156,8 @@ class SliceModel:
     positive strides that starts later or strides cannot keep every element.
     Dynamic dims count as sliced.
     """
+
+    partition = staticmethod(partition_slice)
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, tcp.SliceOp)

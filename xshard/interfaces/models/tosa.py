@@ -27,6 +27,7 @@ from xshard.interfaces.models.common import (
     SCALE_SUM,
     dims_map,
 )
+from xshard.interfaces.models.tosa_partition import partition_const
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
     Loop,
@@ -164,6 +165,8 @@ class ReductionModel:
 
 
 class ConstModel:
+    partition = staticmethod(partition_const)
+
     def rule(self, op: Operation) -> ShardingRule:
         n = len(_shape(op.results[0]))
         return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))

@@ -24,7 +24,7 @@ Differences from upstream, on purpose:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from xdsl.builder import Builder
@@ -41,6 +41,7 @@ from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import sharding_of
 from xshard.interfaces.partition_context import PartitionContext, local_type
 from xshard.interfaces.sharding_interface import UnsupportedOp, model_for
+from xshard.interfaces.sharding_option import result_sharding
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.partition.reshard import emit_reshard
@@ -108,6 +109,29 @@ def _check_fully_annotated(fn: func.FuncOp, block: Block) -> None:
         for j, r in enumerate(op.results):
             if _is_tensor(r):
                 check_value(r, op, f"result #{j} of '{op.name}'")
+
+
+def _as_produced(ctx: PartitionContext) -> tuple[Sharding | None, ...]:
+    """The result shardings the op produces: where a split reduction loop (or a partial
+    operand) makes a result partial but its annotation says settled, as upstream writes
+    it (22.1.8 has no partial shardings; each op all-reduces itself), the result is
+    partial here and the pass settles it right after the op. A 0-d result without
+    annotation counts as replicated."""
+    rule = ctx.rule
+    if not rule.reduction_loops() and not any(s and s.is_partial for s in ctx.operand_shardings):
+        return ctx.result_shardings
+    produced = []
+    for i, (r, s) in enumerate(zip(ctx.op.results, ctx.result_shardings, strict=True)):
+        if _is_tensor(r) and (s is None or not s.is_partial):
+            made = result_sharding(rule, ctx.option, i)
+            if made.is_partial:
+                s = replace(
+                    s or Sharding.replicated(ctx.grid.name),
+                    partial_axes=made.partial_axes,
+                    partial_kind=made.partial_kind,
+                )
+        produced.append(s)
+    return tuple(produced)
 
 
 class _FunctionPartition:
@@ -233,7 +257,9 @@ class _FunctionPartition:
             self.grid(grids.pop(), op),
             self.builder,
             lambda value, src, dst, t: self.reshard(op, value, src, dst, t),
+            outer=self.values,
         )
+        ctx.result_shardings = _as_produced(ctx)
         partition = getattr(model, "partition", None)
         if partition is None:
             ctx.clone_local()
@@ -247,7 +273,14 @@ class _FunctionPartition:
                 f"partition of '{op.name}' gave results {got}, "
                 f"expected {[str(t) for t in expected]}",
             )
-        self.values.update(zip(op.results, ctx.results, strict=True))
+        for r, local, produced, wanted in zip(
+            op.results, ctx.results, ctx.result_shardings, result_shardings, strict=True
+        ):
+            if produced != wanted:
+                assert produced is not None
+                wanted = wanted or Sharding.replicated(ctx.grid.name)
+                local = self.reshard(op, local, produced, wanted, r.type)
+            self.values[r] = local
 
 
 @dataclass(frozen=True)
