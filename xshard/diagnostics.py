@@ -7,6 +7,8 @@ name the line of the op at fault long after parsing; clones keep the location.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -47,6 +49,25 @@ class LocatingParser(Parser):
     line_offset: int = 0
     """Lines before this chunk in the input file (for `--split-input-file`)."""
 
+    _line_starts: list[int] | None = None
+
+    def _line_col(self, span: Span) -> tuple[int, int]:
+        """1-based line and column of `span`, by bisecting a table of line starts.
+
+        `Span.get_location` counts the newlines from the start of the input on
+        every call, which makes locating every op quadratic in the file's size.
+        """
+        if self._line_starts is None:
+            text, newline = span.input.content, span.input.newline
+            starts = [0]
+            at = text.find(newline)  # pyright: ignore[reportArgumentType]
+            while at != -1:
+                starts.append(at + 1)
+                at = text.find(newline, at + 1)  # pyright: ignore[reportArgumentType]
+            self._line_starts = starts
+        line = bisect_right(self._line_starts, span.start)
+        return line, span.start - self._line_starts[line - 1] + 1
+
     def parse_operation(self) -> Operation:
         start: Span = self._current_token.span
         try:
@@ -54,9 +75,9 @@ class LocatingParser(Parser):
         except VerifyException as err:
             raise ParseError(start, str(err).split("\n")[0]) from err
         if not isinstance(op.location, FileLineColLoc):
-            where = start.get_location()
+            line, col = self._line_col(start)
             op.location = FileLineColLoc(
-                StringAttr(where.file), IntAttr(where.line + self.line_offset), IntAttr(where.col)
+                StringAttr(start.input.name), IntAttr(line + self.line_offset), IntAttr(col)
             )
         return op
 

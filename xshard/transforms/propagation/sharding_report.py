@@ -1,0 +1,218 @@
+"""`sharding-report`: print every tensor value's sharding as a table; the IR is left as is.
+
+Run after propagation (`-p 'sharding-propagation,sharding-report'`) it answers
+"why did it choose this?": the sharding each value got, whether that annotation
+came from the input or from the pass, and, for each user that wants the value
+sharded another way, the collectives the resharding planner would use and what
+they cost.
+
+Values are named as xDSL's printer names them in the IR printed after this pass
+(`%arg0`, `%7`, a name hint such as `%s_in`), so a row can be found in the output
+with a search; the defining op's `line:col` in the input file is printed too,
+because the numbers change whenever a pass adds ops, while the source position
+of a user's op does not. Lines start with `//`, so the output stays parseable.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, ModuleOp, TensorType
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
+from xshard.interfaces.annotations import base_value, sharding_of
+from xshard.sharding.errors import ShardingError
+from xshard.sharding.grid import Grid
+from xshard.sharding.resharding import plan_reshard
+from xshard.sharding.sharding import Sharding
+
+_VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
+_RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
+
+
+def _at(op: Operation | None) -> str:
+    loc = op.location if op is not None else None
+    return f"{loc.line.data}:{loc.column.data}" if isinstance(loc, FileLineColLoc) else "-"
+
+
+def _origin(shard: ShardOp) -> str:
+    """Annotations read from the input carry its location; those a pass added have none."""
+    at = _at(shard)
+    return "propagated" if at == "-" else f"input {at}"
+
+
+def _split(s: Sharding, rank: int) -> str:
+    dims = [s.axes_of(d) for d in range(max(rank, len(s.split_axes)))]
+    return "[" + ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in dims) + "]"
+
+
+def _partial(s: Sharding) -> str:
+    if not s.partial_axes:
+        return "-"
+    return f"{s.partial_kind.value} [{', '.join(map(str, s.partial_axes))}]"
+
+
+def _short(s: Sharding, rank: int) -> str:
+    text = _split(s, rank)
+    return text if not s.partial_axes else f"{text} partial = {_partial(s)}"
+
+
+def _rank(value: SSAValue) -> int:
+    return len(value.type.get_shape()) if isinstance(value.type, TensorType) else 0
+
+
+def _table(columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in (columns, *rows)) for i in range(len(columns))]
+    return [
+        "// " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in (columns, *rows)
+    ]
+
+
+class _Names:
+    """SSA names exactly as the printer gives them when it prints the whole module."""
+
+    def __init__(self, module: ModuleOp):
+        self.printer = Printer(stream=StringIO())
+        self.printer.print_op(module)
+
+    def __call__(self, value: SSAValue) -> str:
+        return "%" + self.printer.print_ssa_value(value)
+
+
+@dataclass
+class _FunctionReport:
+    fn: func.FuncOp
+    names: _Names
+
+    def __post_init__(self) -> None:
+        self.block: Block = self.fn.body.blocks.first  # type: ignore[assignment]
+        self.grids: dict[str, Grid | None] = {}
+        self.result_annotation: dict[SSAValue, ShardOp] = {}
+        for op in self.block.ops:
+            if isinstance(op, ShardOp) and op.annotate_for_users is None:
+                self.result_annotation.setdefault(base_value(op.src), op)
+
+    def grid(self, name: str) -> Grid | None:
+        if name not in self.grids:
+            found = lookup_grid(self.fn, name)
+            self.grids[name] = None if found is None else Grid(name, found.shape_tuple())
+        return self.grids[name]
+
+    def values(self) -> Iterator[SSAValue]:
+        yield from self.block.args
+        for op in self.block.ops:
+            if not isinstance(op, ShardOp | ShardingOp):
+                yield from op.results
+
+    def value_row(self, value: SSAValue) -> tuple[str, ...]:
+        if isinstance(value, BlockArgument):
+            defined, at = f"argument {value.index}", "-"
+        else:
+            owner = value.owner
+            assert isinstance(owner, Operation)
+            defined, at = owner.name, _at(owner)
+            if len(owner.results) > 1:
+                defined += f" #{value.index}"
+        head = (self.names(value), defined, at, str(value.type))
+        shard = self.result_annotation.get(value)
+        if shard is None:
+            return (*head, "-", "-", "-")
+        s = sharding_of(shard.sharding, shard)
+        return (*head, _split(s, _rank(value)), _partial(s), _origin(shard))
+
+    def reshard_rows(self, op: Operation) -> Iterator[tuple[str, ...]]:
+        for i, operand in enumerate(op.operands):
+            wanted = operand.owner
+            if not isinstance(wanted, ShardOp) or wanted.annotate_for_users is None:
+                continue
+            value = base_value(operand)
+            want = sharding_of(wanted.sharding, wanted)
+            has_op = self.result_annotation.get(value)
+            has = None if has_op is None else sharding_of(has_op.sharding, has_op)
+            if has == want:
+                continue
+            rank = _rank(value)
+            steps, cost = self.plan(value, has, want)
+            yield (
+                op.name,
+                _at(op),
+                str(i),
+                self.names(value),
+                "-" if has is None else _short(has, rank),
+                _short(want, rank),
+                steps,
+                cost,
+            )
+
+    def plan(self, value: SSAValue, has: Sharding | None, want: Sharding) -> tuple[str, str]:
+        if has is None:
+            return "(the value has no sharding)", "-"
+        grid = self.grid(want.grid)
+        if grid is None or not isinstance(value.type, TensorType):
+            return f"(no grid @{want.grid})", "-"
+        shape = [None if d == DYNAMIC_INDEX else d for d in value.type.get_shape()]
+        width = getattr(value.type.element_type, "bitwidth", 32)
+        try:
+            plan = plan_reshard(has, want, shape, grid, max(width // 8, 1))
+        except ShardingError as err:
+            return f"(none: {err})", "-"
+        return "; ".join(map(str, plan.steps)), f"{float(plan.cost):g}"
+
+    def lines(self) -> list[str]:
+        values = [self.value_row(v) for v in self.values() if isinstance(v.type, TensorType)]
+        reshards = [
+            row
+            for op in self.block.ops
+            if not isinstance(op, ShardOp | ShardingOp)
+            for row in self.reshard_rows(op)
+        ]
+        out = [f"// sharding report for @{self.fn.sym_name.data}", *_table(_VALUE_COLUMNS, values)]
+        if reshards:
+            out += [
+                "//",
+                "// reshards: operands whose users want another sharding",
+                *_table(_RESHARD_COLUMNS, reshards),
+            ]
+        else:
+            out += ["//", "// no reshards"]
+        return out
+
+
+def sharding_report(module: ModuleOp) -> str:
+    """The report for every function of `module` with a body."""
+    names = _Names(module)
+    lines: list[str] = []
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.body.blocks:
+            lines += _FunctionReport(op, names).lines()
+    return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class ShardingReportPass(ModulePass):
+    """Options: `file` = a file to append the report to (default: standard output).
+
+    Appending keeps every report when the pass runs on each chunk of a
+    `--split-input-file` run, or more than once in one pipeline."""
+
+    name = "sharding-report"
+
+    file: str | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        text = sharding_report(op)
+        if self.file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            with open(self.file, "a") as f:
+                f.write(text)
