@@ -1,34 +1,25 @@
 """`shard-partition` preserves meaning: the partitioned program, run by XLA on 2 or 8
 simulated CPU devices, computes what the unpartitioned program computes on one.
 
-Each case is a global program with a few annotations. It goes through
-`sharding-propagation`, `shard-partition` and `convert-shard-to-stablehlo{target=cpu}`;
-each device gets its block of every argument (`simulate.distribute`) and the
-per-device results are put back together (`simulate.assemble`, which also sums
-partial results) under the function's result annotations. The reference is the same
-program with its annotations stripped, run on one device.
+Each case is a global program with a few annotations, run by `xshard.run.run_module`:
+it goes through `sharding-propagation`, `shard-partition` and
+`convert-shard-to-stablehlo{target=cpu}`; each device gets its block of every
+argument (`simulate.distribute`) and the per-device results are put back together
+(`simulate.assemble`, which also sums partial results) under the function's result
+annotations. The reference is the same program with its annotations stripped, run on
+one device.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 
-import xshard.jax as jax_bridge
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
-from xshard.interfaces.annotations import sharding_of
-from xshard.sharding.grid import Grid
-from xshard.sharding.sharding import Sharding
-from xshard.sharding.simulate import assemble, distribute
-from xshard.transforms.export.convert_shard_to_stablehlo import ConvertShardToStablehloPass
-from xshard.transforms.partition.shard_partition import ShardPartitionPass
-from xshard.transforms.propagation.sharding_propagation import ShardingPropagationPass
+from xshard.run import run_module
 
 MLP = (Path(__file__).parents[1] / "examples" / "mlp_1d.mlir").read_text()
 
@@ -78,85 +69,22 @@ func.func @main(%x: tensor<8x8xf32>, %y: tensor<8x16xf32>) -> (tensor<8x8xf32>, 
 
 
 def parse(text: str) -> ModuleOp:
-    module = LocatingParser(xshard_context(), text, "<test>").parse_module()
-    module.verify()
-    return module
+    return LocatingParser(xshard_context(), text, "<test>").parse_module()
 
 
-def only_function(module: ModuleOp) -> func.FuncOp:
-    (fn,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
-    return fn
-
-
-def strip_annotations(module: ModuleOp) -> ModuleOp:
-    """The unpartitioned program: every annotation replaced by the value it annotates."""
-    for op in list(module.walk(reverse=True)):
-        if isinstance(op, ShardOp):
-            op.result.replace_all_uses_with(op.src)
-            op.detach()
-    for op in list(module.walk()):
-        if isinstance(op, ShardingOp | GridOp):
-            op.detach()
-    only_function(module).sym_name = StringAttr("main")
-    return module
-
-
-def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding]]:
-    """After propagation: each argument's annotation and each returned value's."""
-    args = []
-    for arg in fn.body.block.args:
-        shard = next((u.operation for u in arg.uses if isinstance(u.operation, ShardOp)), None)
-        args.append(None if shard is None else sharding_of(shard.sharding, shard))
-    ret = fn.body.block.last_op
-    assert ret is not None
-    results = []
-    for value in ret.operands:
-        assert isinstance(value.owner, ShardOp)
-        results.append(sharding_of(value.owner.sharding, value.owner))
-    return args, results
-
-
-def check(text: str, grid: Grid, args: list[np.ndarray]) -> None:
-    (expected_outs) = jax_bridge.run_global(strip_annotations(parse(text)), args)
-
-    ctx = xshard_context()
-    module = parse(text)
-    ShardingPropagationPass().apply(ctx, module)
-    arg_shardings, result_shardings = boundary_shardings(only_function(module))
-    ShardPartitionPass().apply(ctx, module)
-    module.verify()
-    ConvertShardToStablehloPass("cpu").apply(ctx, module)
-    module.verify()
-
-    devices = grid.devices()
-    per_device_args = [
-        [a] * len(devices)
-        if s is None
-        else [block for block in (distribute(a, s, grid)[d] for d in devices)]
-        for a, s in zip(args, arg_shardings, strict=True)
-    ]
-    outs = jax_bridge.run_spmd(module, per_device_args, len(devices))
-    for out, s, expected in zip(outs, result_shardings, expected_outs, strict=True):
-        got = assemble(dict(zip(devices, out, strict=True)), s, grid, expected.shape)
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
-
-
-RNG = np.random.default_rng(0)
-
-
-def normal(*shape: int) -> np.ndarray:
-    return RNG.standard_normal(shape).astype(np.float32)
+def check(text: str, devices: int) -> None:
+    report = run_module(parse(text), devices)
+    assert report.match, f"max abs error {report.max_abs_error}"
 
 
 @pytest.mark.parametrize("n", [2, 8])
 def test_rfc_mlp(n: int) -> None:
-    text = MLP.replace("shard.grid @grid0(shape = 2)", f"shard.grid @grid0(shape = {n})")
-    check(text, Grid("grid0", (n,)), [normal(2, 4, 8), normal(8, 32), normal(32, 8)])
+    check(MLP.replace("shard.grid @grid0(shape = 2)", f"shard.grid @grid0(shape = {n})"), n)
 
 
 def test_partial_sources_and_all_to_all() -> None:
-    check(MIXED, Grid("g", (2, 4)), [normal(8, 16), normal(16, 8)])
+    check(MIXED, 8)
 
 
 def test_multi_step_reshards() -> None:
-    check(RESHARDS, Grid("g", (2, 4)), [normal(8, 8), normal(8, 16)])
+    check(RESHARDS, 8)

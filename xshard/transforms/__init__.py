@@ -16,6 +16,13 @@ _PASSES: dict[str, tuple[str, str]] = {
     "convert-stablehlo-to-tcp": ("frontend.convert_stablehlo_to_tcp", "ConvertStablehloToTcpPass"),
     "convert-tcp-to-stablehlo": ("frontend.convert_tcp_to_stablehlo", "ConvertTcpToStablehloPass"),
     "sharding-propagation": ("propagation.sharding_propagation", "ShardingPropagationPass"),
+    "sharding-report": ("propagation.sharding_report", "ShardingReportPass"),
+    "shard-partition": ("partition.shard_partition", "ShardPartitionPass"),
+    "convert-shard-to-stablehlo": (
+        "export.convert_shard_to_stablehlo",
+        "ConvertShardToStablehloPass",
+    ),
+    "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),
 }
 
 

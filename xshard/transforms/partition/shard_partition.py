@@ -73,12 +73,17 @@ def _is_result_annotation(op: Operation) -> bool:
 def _check_fully_annotated(fn: func.FuncOp, block: Block) -> None:
     """Each tensor value has one use, its result annotation; each tensor operand of an op
     comes from an `annotate_for_users` annotation (any annotation for the terminator).
-    A 0-d tensor is replicated whatever it says, so it may go without a result annotation,
-    and so may an unused argument, which keeps its global type."""
+    A 0-d tensor is replicated whatever it says, and so is the result of a source op (one
+    without tensor operands: a constant, an iota), which a forward sweep never annotates;
+    both may go without a result annotation and are replicated. So may an unused
+    argument, which keeps its global type."""
 
     def check_value(value: SSAValue, at: Operation, what: str) -> None:
         uses = list(value.uses)
-        if _is_scalar_tensor(value) and all(isinstance(u.operation, ShardOp) for u in uses):
+        replicated_ok = _is_scalar_tensor(value) or (
+            isinstance(value.owner, Operation) and not any(map(_is_tensor, value.owner.operands))
+        )
+        if replicated_ok and all(isinstance(u.operation, ShardOp) for u in uses):
             return
         if not uses and isinstance(value, BlockArgument):
             return

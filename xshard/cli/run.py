@@ -1,0 +1,158 @@
+"""`xshard-run FILE.mlir --devices N`: run a global annotated program end to end on N
+devices, check it against the program on one device, and report the collectives.
+
+Exit 0 when the results match, 1 when they do not or the input is bad (a one-line
+`file:line:col: error: message` on stderr, never a traceback), 2 on an internal error.
+The work is `xshard.run.run_module`; this module parses flags, sets up XLA's devices
+before jax is imported, and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, get_args
+
+from xshard.transforms.propagation.sharding_propagation import Traversal
+
+if TYPE_CHECKING:
+    from xshard.run import RunReport
+
+_PROG = "xshard-run"
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):  # bad flags are bad input: exit 1, as for xshard-opt
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{_PROG}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog=_PROG,
+        description="Run a global annotated .mlir program on N devices through the "
+        "default pipeline (xshard-spmd) and compare it with the program on one device.",
+    )
+    p.add_argument("file", help="the global program (.mlir, with shard annotations)")
+    p.add_argument("--devices", type=int, required=True, help="device count; must be the grid's")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--target", choices=("cpu", "gpu"), default="cpu", help="default: cpu")
+    p.add_argument(
+        "--traversal",
+        choices=get_args(Traversal),
+        default="backward-forward",
+        help="sharding-propagation's traversal (default: backward-forward)",
+    )
+    p.add_argument(
+        "--arguments",
+        choices=("partitioned", "global"),
+        default="partitioned",
+        help="shard-partition's argument mode (default: partitioned)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--emit-stablehlo",
+        metavar="FILE",
+        type=Path,
+        help="also write the per-device StableHLO that XLA runs to FILE",
+    )
+    return p
+
+
+def _use_devices(target: str, devices: int) -> None:
+    """XLA reads its flags once, when jax starts its CPU client: ask for N simulated
+    CPU devices before anything imports jax."""
+    if target != "cpu":
+        return
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "--xla_force_host_platform_device_count" not in flags:
+        os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={devices}"
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # XLA's warnings are not ours
+
+
+def _table(report: RunReport) -> str:
+    lines = [
+        f"devices: {report.devices}   match: {'yes' if report.match else 'NO'}   "
+        f"max |error|: {report.max_abs_error:.3g}",
+        f"{'collective':<22}{'count':>7}{'bytes (one device)':>20}",
+    ]
+    for c in report.collectives:
+        lines.append(f"{c.op:<22}{c.count:>7}{c.bytes:>20}")
+    total = sum(c.count for c in report.collectives)
+    lines.append(f"{'total':<22}{total:>7}{report.total_collective_bytes:>20}")
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace) -> int:
+    # imported here, after `_use_devices`: `xshard.jax`'s names load jax
+    from xdsl.utils.exceptions import ParseError
+
+    from xshard.context import xshard_context
+    from xshard.diagnostics import DiagnosticError, LocatingParser, format_error
+    from xshard.jax import BridgeError, module_text
+    from xshard.run import run_module
+
+    try:
+        text = Path(args.file).read_text()
+    except OSError as err:
+        return _error(f"cannot read {args.file}: {err.strerror}")
+    ctx = xshard_context()
+    try:
+        module = LocatingParser(ctx, text, args.file).parse_module()
+        report = run_module(
+            module,
+            args.devices,
+            seed=args.seed,
+            target=args.target,
+            traversal=args.traversal,
+            arguments=args.arguments,
+            ctx=ctx,
+        )
+    except ParseError as err:
+        return _error(f"{err.span.get_location()}: error: {err.msg}", prefix=False)
+    except DiagnosticError as err:
+        return _error(format_error(err.op, err.message, args.file), prefix=False)
+    except BridgeError as err:
+        return _error(str(err).splitlines()[0])
+    if args.emit_stablehlo:
+        args.emit_stablehlo.write_text(module_text(report.stablehlo) + "\n")
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(_table(report))
+        if args.emit_stablehlo:
+            print(f"per-device StableHLO written to {args.emit_stablehlo}")
+    return 0 if report.match else 1
+
+
+def _error(message: str, prefix: bool = True) -> int:
+    print(f"{_PROG}: error: {message}" if prefix else message, file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.devices < 1:
+        _parser().error(f"--devices must be at least 1, got {args.devices}")
+    _use_devices(args.target, args.devices)
+    try:
+        code = _run(args)
+    except Exception as err:  # a bug in xshard, not bad input: say so in one line
+        if os.environ.get("XSHARD_TRACEBACK"):
+            raise
+        print(
+            f"{_PROG}: internal error: {type(err).__name__}: {err} "
+            "(set XSHARD_TRACEBACK=1 for the traceback)",
+            file=sys.stderr,
+        )
+        code = 2
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,343 @@
+"""Run a global annotated program end to end on N devices and check it against one device.
+
+The program goes through the default pipeline (`xshard-spmd`); each device gets its
+block of seeded random global inputs under the entry function's argument shardings
+(`simulate.distribute`); XLA runs the per-device program on N devices and the same
+program with its annotations stripped on one; the per-device results are put back
+together under the result shardings (`simulate.assemble`, which sums partial results)
+and compared. The report also counts the collectives each device executes, read from
+the StableHLO that XLA was handed, so tests can hold a pipeline to the analytic minimum.
+
+jax is imported on the first run, not by importing this module: a command-line driver
+must set `XLA_FLAGS` (the simulated CPU device count) first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation
+
+import xshard.jax as bridge
+from xshard.context import xshard_context
+from xshard.diagnostics import DiagnosticError, verify_located
+from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
+from xshard.interfaces.annotations import sharding_of
+from xshard.sharding.grid import Grid
+from xshard.sharding.sharding import Sharding
+from xshard.sharding.simulate import SimulationError, assemble, distribute
+from xshard.transforms.export.convert_shard_to_stablehlo import Target
+from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
+from xshard.transforms.propagation.sharding_propagation import Traversal
+from xshard.transforms.spmd_pipeline import SpmdPipelinePass
+
+__all__ = [
+    "Collective",
+    "RunReport",
+    "boundary_shardings",
+    "count_collectives",
+    "entry_function",
+    "run_module",
+    "strip_annotations",
+]
+
+COLLECTIVES = (
+    "all_reduce",
+    "all_gather",
+    "reduce_scatter",
+    "all_to_all",
+    "collective_permute",
+    "collective_broadcast",
+)
+
+# Relative tolerance per float type: summation order differs between the partitioned
+# and the global program, and the error of a reordered sum scales with its terms, so
+# the absolute tolerance is this times the largest expected magnitude.
+_TOLERANCE = {"float16": 1e-2, "bfloat16": 5e-2, "float32": 1e-4, "float64": 1e-10}
+
+
+@dataclass(frozen=True)
+class Collective:
+    """How often one kind of StableHLO collective runs on each device, and its traffic:
+    the summed operand size, in bytes, on one device."""
+
+    op: str
+    count: int
+    bytes: int
+
+
+@dataclass
+class RunReport:
+    match: bool
+    max_abs_error: float
+    """Over all results; infinite when devices that should hold the same block disagree."""
+    devices: int
+    collectives: list[Collective]
+    stablehlo: ModuleOp
+    """The per-device program XLA ran."""
+
+    @property
+    def total_collective_bytes(self) -> int:
+        return sum(c.bytes for c in self.collectives)
+
+    def count(self, op: str) -> int:
+        return sum(c.count for c in self.collectives if c.op == op)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match": self.match,
+            "max_abs_error": self.max_abs_error,
+            "devices": self.devices,
+            "collectives": [
+                {"op": c.op, "count": c.count, "bytes": c.bytes} for c in self.collectives
+            ],
+            "total_collective_bytes": self.total_collective_bytes,
+        }
+
+
+def entry_function(module: ModuleOp) -> func.FuncOp:
+    """`@main`, else the module's only function: the one the converted module runs."""
+    functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+    named = [fn for fn in functions if fn.sym_name.data == "main"]
+    if named:
+        return named[0]
+    if len(functions) == 1:
+        return functions[0]
+    where = functions[1] if functions else None
+    raise DiagnosticError(
+        where,
+        f"expected one function or a function named @main to run, found {len(functions)}",
+    )
+
+
+def strip_annotations(module: ModuleOp) -> ModuleOp:
+    """The unpartitioned program, in place: each annotation replaced by what it annotates,
+    grids and shardings gone, the entry function named `main` (the name XLA runs)."""
+    entry = entry_function(module)
+    for op in list(module.walk(reverse=True)):
+        if isinstance(op, ShardOp):
+            op.result.replace_all_uses_with(op.src)
+            op.detach()
+    for op in list(module.walk()):
+        if isinstance(op, ShardingOp | GridOp):
+            op.detach()
+    entry.sym_name = StringAttr("main")
+    return module
+
+
+def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding | None]]:
+    """Of a fully annotated function: each argument's annotation and each result's.
+    `None` is an argument with none (unused, so it keeps its global type) or an
+    unannotated 0-d result (replicated)."""
+    args: list[Sharding | None] = []
+    for arg in fn.body.block.args:
+        shard = next((u.operation for u in arg.uses if isinstance(u.operation, ShardOp)), None)
+        args.append(None if shard is None else sharding_of(shard.sharding, shard))
+    ret = fn.body.block.last_op
+    assert ret is not None
+    results: list[Sharding | None] = []
+    for value in ret.operands:
+        owner = value.owner
+        results.append(sharding_of(owner.sharding, owner) if isinstance(owner, ShardOp) else None)
+    return args, results
+
+
+def _element_dtype(element: Attribute, where: Operation) -> np.dtype:
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"{'u' if unsigned else ''}int{width}")
+    if isinstance(element, Float16Type | Float32Type | Float64Type):
+        return np.dtype(f"float{element.bitwidth}")
+    if isinstance(element, BFloat16Type):
+        import ml_dtypes  # shipped with jax
+
+        return np.dtype(ml_dtypes.bfloat16)
+    raise DiagnosticError(where, f"cannot make random inputs of element type {element}")
+
+
+def _static_tensor(type_: Attribute, where: Operation) -> TensorType[Any]:
+    if not isinstance(type_, TensorType) or any(d < 0 for d in type_.get_shape()):
+        raise DiagnosticError(where, f"expected statically shaped tensors, got {type_}")
+    return type_
+
+
+def random_inputs(fn: func.FuncOp, rng: np.random.Generator) -> list[np.ndarray]:
+    """One global value per argument: floats standard normal, integers in [-4, 4]
+    ([0, 8] unsigned), booleans fair coins."""
+    values = []
+    for type_ in fn.function_type.inputs:
+        tensor = _static_tensor(type_, fn)
+        shape, dtype = tensor.get_shape(), _element_dtype(tensor.element_type, fn)
+        if dtype == np.bool_:
+            values.append(rng.integers(0, 2, size=shape).astype(dtype))
+        elif dtype.kind in "iu":
+            low = 0 if dtype.kind == "u" else -4
+            values.append(rng.integers(low, low + 9, size=shape).astype(dtype))
+        else:
+            values.append(rng.standard_normal(shape).astype(dtype))
+    return values
+
+
+def _operand_bytes(op: Operation) -> int:
+    total = 0
+    for operand in op.operands:
+        tensor = _static_tensor(operand.type, op)
+        total += prod(tensor.get_shape()) * _element_dtype(tensor.element_type, op).itemsize
+    return total
+
+
+def count_collectives(module: ModuleOp, fn: func.FuncOp | None = None) -> list[Collective]:
+    """The StableHLO collectives `fn` (default: the entry function) executes on one
+    device, in order of first appearance; a callee's count once per call."""
+    counts: dict[str, list[int]] = {}
+
+    def visit(body: func.FuncOp) -> None:
+        for op in body.walk():
+            if isinstance(op, func.CallOp):
+                visit(_callee(module, op))
+            elif op.name.removeprefix("stablehlo.") in COLLECTIVES:
+                tally = counts.setdefault(op.name.removeprefix("stablehlo."), [0, 0])
+                tally[0] += 1
+                tally[1] += _operand_bytes(op)
+
+    visit(fn or entry_function(module))
+    return [Collective(name, n, b) for name, (n, b) in counts.items()]
+
+
+def _callee(module: ModuleOp, call: func.CallOp) -> func.FuncOp:
+    name = call.callee
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and SymbolRefAttr(op.sym_name) == name and op.body.blocks:
+            return op
+    raise DiagnosticError(call, f"the callee {name} has no body in this module")
+
+
+def _grids(module: ModuleOp, devices: int) -> dict[str, Grid]:
+    grids = {g.sym_name.data: g for g in module.ops if isinstance(g, GridOp)}
+    if not grids:
+        raise DiagnosticError(
+            entry_function(module),
+            "the module declares no shard.grid, so there are no devices to run on",
+        )
+    for name, op in grids.items():
+        shape = op.shape_tuple()
+        if None in shape:
+            raise DiagnosticError(op, f"grid @{name} has a dynamic shape; it needs a static one")
+        if prod(shape) != devices:
+            raise DiagnosticError(
+                op, f"grid @{name} has {prod(shape)} devices but the run asks for {devices}"
+            )
+    return {name: Grid(name, op.shape_tuple()) for name, op in grids.items()}
+
+
+def _compare(got: np.ndarray, expected: np.ndarray) -> tuple[bool, float]:
+    """Whether `got` matches, and the largest absolute difference (0 where both are
+    the same infinity or both NaN)."""
+    a, b = got.astype(np.float64), expected.astype(np.float64)
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    error = np.where(same, 0.0, np.abs(a - b))
+    worst = float(error.max(initial=0.0))
+    rtol = _TOLERANCE.get(expected.dtype.name)
+    if rtol is None:  # integers and booleans: exact
+        return bool(same.all()) and got.shape == expected.shape, worst
+    scale = max(1.0, float(np.abs(np.where(np.isfinite(b), b, 0.0)).max(initial=0.0)))
+    return bool(np.all(same | (error <= rtol * scale))) and got.shape == expected.shape, worst
+
+
+def run_module(
+    module: ModuleOp,
+    devices: int,
+    *,
+    seed: int = 0,
+    target: Target = "cpu",
+    traversal: Traversal = "backward-forward",
+    arguments: ArgumentMode = "partitioned",
+    ctx: Context | None = None,
+) -> RunReport:
+    """Run `module` (global, annotated; changed in place into the per-device program)
+    on `devices` devices and on one, and compare.
+
+    Bad input raises `DiagnosticError` (located) and XLA failures `BridgeError`.
+    """
+    ctx = ctx or xshard_context()
+    verify_located(module)
+    grids = _grids(module, devices)
+    reference = strip_annotations(module.clone())
+    entry = entry_function(module)
+    inputs = random_inputs(entry, np.random.default_rng(seed))
+
+    pipeline = SpmdPipelinePass(target=target, traversal=traversal, arguments=arguments)
+    arg_shardings: list[Sharding | None] = []
+    result_shardings: list[Sharding | None] = []
+    for phase in pipeline.passes():
+        if isinstance(phase, ShardPartitionPass):  # the layouts, before annotations go
+            arg_shardings, result_shardings = boundary_shardings(entry)
+        phase.apply(ctx, module)
+        verify_located(module)
+
+    rng = np.random.default_rng(seed + 1)
+    per_device_args = [
+        _per_device(value, sharding, grids, devices, rng, arguments)
+        for value, sharding in zip(inputs, arg_shardings, strict=True)
+    ]
+    outs = bridge.run_spmd(module, per_device_args, devices, platform=target)
+    expected = bridge.run_global(reference, inputs, platform=target)
+
+    match, worst = True, 0.0
+    for per_device, sharding, want in zip(outs, result_shardings, expected, strict=True):
+        try:
+            got = _assemble(per_device, sharding, grids, want.shape)
+        except SimulationError:  # replicas that disagree, or blocks of the wrong shape
+            match, worst = False, float("inf")
+            continue
+        ok, error = _compare(got, want)
+        match, worst = match and ok, max(worst, error)
+    return RunReport(match, worst, devices, count_collectives(module), module)
+
+
+def _per_device(
+    value: np.ndarray,
+    sharding: Sharding | None,
+    grids: dict[str, Grid],
+    devices: int,
+    rng: np.random.Generator,
+    arguments: ArgumentMode,
+) -> list[np.ndarray]:
+    if sharding is None or arguments == "global":
+        return [value] * devices
+    grid = grids[sharding.grid]
+    blocks = distribute(value, sharding, grid, rng)
+    return [blocks[d] for d in grid.devices()]
+
+
+def _assemble(
+    per_device: Sequence[np.ndarray],
+    sharding: Sharding | None,
+    grids: dict[str, Grid],
+    shape: Sequence[int],
+) -> np.ndarray:
+    grid = next(iter(grids.values())) if sharding is None else grids[sharding.grid]
+    sharding = sharding or Sharding.replicated(grid)
+    return assemble(dict(zip(grid.devices(), per_device, strict=True)), sharding, grid, shape)

@@ -1,0 +1,52 @@
+"""`xshard-spmd`: the default pipeline, from a global annotated program to the StableHLO
+each of N devices runs (what `xshard-run` executes).
+
+One pass so that users need one name, and one tuple of passes (`SpmdPipelinePass.passes`)
+so that a new phase, such as `shard-simplify` once it exists, is one line to add. The
+module is verified after every phase, so a phase that leaves invalid IR is named by the
+located error rather than found by XLA.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from xshard.diagnostics import verify_located
+from xshard.transforms.export.convert_shard_to_stablehlo import (
+    ConvertShardToStablehloPass,
+    Target,
+)
+from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
+from xshard.transforms.propagation.sharding_propagation import (
+    ShardingPropagationPass,
+    Traversal,
+)
+
+
+@dataclass(frozen=True)
+class SpmdPipelinePass(ModulePass):
+    """Options: `target` = cpu (default) | gpu, `traversal` as `sharding-propagation`,
+    `arguments` = partitioned (default) | global, as `shard-partition`."""
+
+    name = "xshard-spmd"
+
+    target: Target = "cpu"
+    traversal: Traversal = "backward-forward"
+    arguments: ArgumentMode = "partitioned"
+
+    def passes(self) -> tuple[ModulePass, ...]:
+        """The phases in order; collective optimisations (shard-simplify) go after partition."""
+        return (
+            ShardingPropagationPass(self.traversal),
+            ShardPartitionPass(self.arguments),
+            ConvertShardToStablehloPass(self.target),
+        )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for phase in self.passes():
+            phase.apply(ctx, op)
+            verify_located(op)
