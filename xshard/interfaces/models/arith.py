@@ -11,16 +11,15 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from xshard.interfaces.models.arith_partition import partition_constant
-from xshard.interfaces.models.common import dims_map, rank
-from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
+from xshard.interfaces.models.common import source_rule
+from xshard.interfaces.sharding_interface import ShardingRule, register_model
 
 
 class ConstantModel:
     partition = staticmethod(partition_constant)
 
     def rule(self, op: Operation) -> ShardingRule:
-        n = rank(op.results[0]) or 0
-        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
+        return source_rule(op)
 
 
 register_model(arith.ConstantOp)(ConstantModel())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from xshard.interfaces.sharding_interface import (
@@ -44,6 +44,17 @@ def dims_map(num_loops: int, loops: Sequence[int | None]) -> AffineMap:
         num_loops,
         0,
         tuple(AffineExpr.constant(0) if l is None else AffineExpr.dimension(l) for l in loops),
+    )
+
+
+def source_rule(op: Operation) -> ShardingRule:
+    """An op that reads no tensor (a constant, an iota, `tensor.empty`): its result may
+    take any layout, one parallel loop per dim; non-tensor operands get no map."""
+    n = rank(op.results[0]) or 0
+    return ShardingRule(
+        tuple(Loop.parallel() for _ in range(n)),
+        tuple(None for _ in op.operands),
+        (dims_map(n, range(n)),),
     )
 
 

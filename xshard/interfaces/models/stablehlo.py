@@ -22,6 +22,7 @@ from xshard.interfaces.models.common import (
     rank,
     reduction_rule,
     reshape_rule,
+    source_rule,
 )
 from xshard.interfaces.models.stablehlo_partition import (
     partition_reduce,
@@ -218,8 +219,7 @@ class SourceModel:
     partition = staticmethod(partition_source)
 
     def rule(self, op: Operation) -> ShardingRule:
-        n = rank(op.results[0]) or 0
-        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
+        return source_rule(op)
 
 
 class SliceModel:

@@ -32,6 +32,7 @@ from xshard.interfaces.models.common import (
     dims_map,
     elementwise_rule,
     rank,
+    source_rule,
 )
 from xshard.interfaces.models.tcp_partition import (
     partition_broadcast,
@@ -127,8 +128,7 @@ class ConstModel:
     partition = staticmethod(partition_const)
 
     def rule(self, op: Operation) -> ShardingRule:
-        n = rank(op.results[0]) or 0
-        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
+        return source_rule(op)
 
 
 class BroadcastModel:

@@ -10,18 +10,13 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.ir import Operation
 
-from xshard.interfaces.models.common import dims_map, rank
-from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
+from xshard.interfaces.models.common import source_rule
+from xshard.interfaces.sharding_interface import ShardingRule, register_model
 
 
 class CreationModel:
     def rule(self, op: Operation) -> ShardingRule:
-        n = rank(op.results[0]) or 0
-        return ShardingRule(
-            tuple(Loop.parallel() for _ in range(n)),
-            tuple(None for _ in op.operands),
-            (dims_map(n, range(n)),),
-        )
+        return source_rule(op)
 
 
 register_model(tensor.EmptyOp, tensor.SplatOp)(CreationModel())

@@ -26,6 +26,7 @@ from xshard.interfaces.models.common import (
     NEGATE,
     SCALE_SUM,
     dims_map,
+    source_rule,
 )
 from xshard.interfaces.models.tosa_partition import partition_const
 from xshard.interfaces.sharding_interface import (
@@ -168,8 +169,7 @@ class ConstModel:
     partition = staticmethod(partition_const)
 
     def rule(self, op: Operation) -> ShardingRule:
-        n = len(_shape(op.results[0]))
-        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), (), (dims_map(n, range(n)),))
+        return source_rule(op)
 
 
 _ELEMENTWISE = (
