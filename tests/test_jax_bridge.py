@@ -24,7 +24,6 @@ from xshard.jax.broadcast_fallback import masked_broadcast_text, reduction_group
 from xshard.jax.devices import check_device_order, pick_devices
 
 
-
 def stablehlo_dialect_exists() -> bool:
     try:
         from xshard.dialects.stablehlo import StableHLO  # noqa: F401

@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 
 import xshard.jax as jax_bridge
 from xshard.context import xshard_context
-from xshard.diagnostics import DiagnosticError, LocatingParser
+from xshard.diagnostics import LocatingParser
 from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStablehloPass
-
 
 RNG = np.random.default_rng(0)
 F = RNG.standard_normal((3, 4)).astype(np.float32)

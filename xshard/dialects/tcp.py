@@ -35,9 +35,11 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    Signedness as BuiltinSignedness,
     StringAttr,
     TensorType,
+)
+from xdsl.dialects.builtin import (
+    Signedness as BuiltinSignedness,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.interfaces import HasFolderInterface

@@ -53,10 +53,10 @@ from xshard.dialects.stablehlo.data_movement import (
     TransposeOp,
 )
 from xshard.dialects.stablehlo.elementwise import (
-    Atan2Op,
     AbsOp,
     AddOp,
     AndOp,
+    Atan2Op,
     BinaryElementwiseOp,
     CeilOp,
     ClampOp,

@@ -30,9 +30,11 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    Signedness as BuiltinSignedness,
     TensorType,
     i1,
+)
+from xdsl.dialects.builtin import (
+    Signedness as BuiltinSignedness,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
