@@ -22,6 +22,24 @@ _PASSES: dict[str, tuple[str, str]] = {
         "export.convert_shard_to_stablehlo",
         "ConvertShardToStablehloPass",
     ),
+    "shard-fold-all-reduce": ("simplify.fold_all_reduce", "FoldAllReducePass"),
+    "shard-reassociate-all-reduce": (
+        "simplify.reassociate_all_reduce",
+        "ReassociateAllReducePass",
+    ),
+    "shard-reassociate-reduce-scatter": (
+        "simplify.reassociate_reduce_scatter",
+        "ReassociateReduceScatterPass",
+    ),
+    "shard-move-all-gather-down": ("simplify.move_all_gather_down", "MoveAllGatherDownPass"),
+    "shard-fuse-reduce-scatter": ("simplify.fuse_reduce_scatter", "FuseReduceScatterPass"),
+    "shard-cancel-inverse-pairs": ("simplify.cancel_inverse_pairs", "CancelInversePairsPass"),
+    "shard-simplify": ("simplify.shard_simplify", "ShardSimplifyPass"),
+    "detect-collective-broadcast": (
+        "simplify.detect_collective_broadcast",
+        "DetectCollectiveBroadcastPass",
+    ),
+    "comm-report": ("analysis.comm_report", "CommReportPass"),
     "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),
 }
 

@@ -2,9 +2,8 @@
 each of N devices runs (what `xshard-run` executes).
 
 One pass so that users need one name, and one tuple of passes (`SpmdPipelinePass.passes`)
-so that a new phase, such as `shard-simplify` once it exists, is one line to add. The
-module is verified after every phase, so a phase that leaves invalid IR is named by the
-located error rather than found by XLA.
+so that a new phase is one line to add. The module is verified after every phase, so a
+phase that leaves invalid IR is named by the located error rather than found by XLA.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
     Traversal,
 )
+from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,11 @@ class SpmdPipelinePass(ModulePass):
     arguments: ArgumentMode = "partitioned"
 
     def passes(self) -> tuple[ModulePass, ...]:
-        """The phases in order; collective optimisations (shard-simplify) go after partition."""
+        """The phases in order; collective optimisations (shard-simplify) run after partition."""
         return (
             ShardingPropagationPass(self.traversal),
             ShardPartitionPass(self.arguments),
+            ShardSimplifyPass(),
             ConvertShardToStablehloPass(self.target),
         )
 

@@ -33,6 +33,7 @@ from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard
 from xshard.sharding.sharding import Sharding
+from xshard.transforms.analysis.table import comment_table
 
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
@@ -67,14 +68,6 @@ def _short(s: Sharding, rank: int) -> str:
 
 def _rank(value: SSAValue) -> int:
     return len(value.type.get_shape()) if isinstance(value.type, TensorType) else 0
-
-
-def _table(columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(r[i]) for r in (columns, *rows)) for i in range(len(columns))]
-    return [
-        "// " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-        for r in (columns, *rows)
-    ]
 
 
 class _Names:
@@ -175,12 +168,15 @@ class _FunctionReport:
             if not isinstance(op, ShardOp | ShardingOp)
             for row in self.reshard_rows(op)
         ]
-        out = [f"// sharding report for @{self.fn.sym_name.data}", *_table(_VALUE_COLUMNS, values)]
+        out = [
+            f"// sharding report for @{self.fn.sym_name.data}",
+            *comment_table(_VALUE_COLUMNS, values),
+        ]
         if reshards:
             out += [
                 "//",
                 "// reshards: operands whose users want another sharding",
-                *_table(_RESHARD_COLUMNS, reshards),
+                *comment_table(_RESHARD_COLUMNS, reshards),
             ]
         else:
             out += ["//", "// no reshards"]

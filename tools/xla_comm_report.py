@@ -1,0 +1,199 @@
+"""The comm-report table for XLA's own partitioning of a few JAX programs.
+
+Each example is `jax.jit`-compiled on 8 devices with the given shardings
+(`jax.jit(f, in_shardings=..., out_shardings=...).lower(...).compile().as_text()`);
+the collectives in the compiled HLO are read from the text and printed with
+comm-report's row model and cost model (xshard/transforms/analysis/comm_report.py),
+so the table compares line by line with `xshard-opt -p comm-report` on xshard's
+output for the same program.
+
+    python tools/xla_comm_report.py                  # every example
+    python tools/xla_comm_report.py megatron_mlp     # one
+
+HLO forms read: `all-reduce`, `all-gather`, `reduce-scatter`, `all-to-all`,
+`collective-permute`, `collective-broadcast` and their `-start` forms (`-done`
+is the same transfer); replica groups as explicit lists `{{0,1},{2,3}}`, iota
+tiles `[2,4]<=[8]` / `[4,2]<=[2,4]T(1,0)`, or mesh axes
+`mesh['a'=2,'b'=4] {'b'}`. Operands are printed by name only, so a device's
+bytes come from the operand's defining instruction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from math import prod
+from typing import Any
+
+import numpy as np
+
+from xshard.sharding.groups import device_groups
+from xshard.transforms.analysis.comm_report import CommRow, format_groups, report_lines
+
+_KINDS = {
+    "all-reduce": "all_reduce",
+    "all-gather": "all_gather",
+    "reduce-scatter": "reduce_scatter",
+    "all-to-all": "all_to_all",
+    "collective-permute": "collective_permute",
+    "collective-broadcast": "collective_broadcast",
+}
+_BYTES = {
+    "pred": 1,
+    "s8": 1,
+    "u8": 1,
+    "bf16": 2,
+    "f16": 2,
+    "s16": 2,
+    "u16": 2,
+    "f32": 4,
+    "s32": 4,
+    "u32": 4,
+    "f64": 8,
+    "s64": 8,
+    "u64": 8,
+}
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=\s*(.+?)\s+([\w\-]+)\((.*?)\)(.*)$")
+_ARRAY = re.compile(r"(\w+)\[([\d,]*)\]")
+
+
+def _shape_bytes(shape: str) -> int:
+    """Bytes of an HLO shape (a tuple's first element: async ops return (operand, result))."""
+    found = _ARRAY.search(shape)
+    if not found or found[1] not in _BYTES:
+        return 0
+    dims = [int(d) for d in found[2].split(",") if d]
+    return prod(dims) * _BYTES[found[1]]
+
+
+def parse_groups(attrs: str, devices: int) -> list[list[int]]:
+    """`replica_groups` in any of the three printed forms; all devices when absent."""
+    explicit = re.search(r"replica_groups=\{((?:\{[\d,]*\},?)*)\}", attrs)
+    if explicit:
+        rows = re.findall(r"\{([\d,]*)\}", explicit[1])
+        groups = [[int(i) for i in r.split(",") if i] for r in rows]
+        return [g for g in groups if g] or [list(range(devices))]
+    iota = re.search(r"replica_groups=\[(\d+),(\d+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?", attrs)
+    if iota:
+        ids = np.arange(prod(int(d) for d in iota[3].split(","))).reshape(
+            [int(d) for d in iota[3].split(",")]
+        )
+        if iota[4]:
+            ids = ids.transpose([int(p) for p in iota[4].split(",")])
+        return ids.reshape(int(iota[1]), int(iota[2])).tolist()
+    mesh = re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", attrs)
+    if mesh:
+        axes = re.findall(r"'(\w+)'=(\d+)", mesh[1])
+        names = [a for a, _ in axes]
+        members = [names.index(n) for n in re.findall(r"'(\w+)'", mesh[2])]
+        return device_groups([int(s) for _, s in axes], members)
+    return [list(range(devices))]
+
+
+def hlo_rows(text: str, devices: int) -> list[CommRow]:
+    """One row per collective of XLA's compiled (per-device) HLO text."""
+    shapes: dict[str, str] = {}
+    found: list[tuple[str, str, str, str]] = []
+    for line in text.splitlines():
+        m = _INSTRUCTION.match(line)
+        if not m:
+            continue
+        name, shape, opcode, operands, attrs = m.groups()
+        shapes[name] = shape
+        base = opcode.removesuffix("-start")
+        if base in _KINDS and not opcode.endswith("-done"):
+            found.append((opcode, base, operands, attrs))
+    rows = []
+    for opcode, base, operands, attrs in found:
+        names = [o.strip().lstrip("%") for o in operands.split(",") if o.strip()]
+        size = sum(_shape_bytes(shapes.get(n, "")) for n in names)
+        if base == "collective-permute":
+            pairs = re.search(r"source_target_pairs=\{(.*?)\}\}", attrs)
+            count = len(re.findall(r"\{\d+,\d+", pairs[0])) if pairs else 0
+            rows.append(CommRow(opcode, "-", f"{count} pairs", 2, size, _KINDS[base]))
+            continue
+        groups = parse_groups(attrs, devices)
+        rows.append(CommRow(opcode, "-", format_groups(groups), len(groups[0]), size, _KINDS[base]))
+    return rows
+
+
+# ---------------------------------------------------------------- examples
+
+
+def _examples() -> dict[str, Callable[[], tuple[Any, tuple[Any, ...]]]]:
+    """name -> () -> (jitted function, abstract arguments), on a 1-d mesh of 8."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((8,), ("m",))
+
+    def s(*spec: str | None) -> NamedSharding:
+        return NamedSharding(mesh, P(*spec))
+
+    def arg(*shape: int) -> jax.ShapeDtypeStruct:
+        return jax.ShapeDtypeStruct(shape, jnp.float32)
+
+    def mlp(x, w1, w2):
+        return jax.nn.relu(x @ w1) @ w2
+
+    def residual(x, a, b):
+        return x @ a + x @ b
+
+    def masked_psum(x):
+        root = jax.lax.axis_index("m") == 3
+        return jax.lax.psum(jnp.where(root, x, 0.0), "m")
+
+    weights = (s(None, "m"), s("m", None))
+    return {
+        # Megatron: column- then row-parallel weights, replicated activations.
+        "megatron_mlp": lambda: (
+            jax.jit(mlp, in_shardings=(s(), *weights), out_shardings=s()),
+            (arg(16, 32), arg(32, 64), arg(64, 32)),
+        ),
+        # Sequence parallel: activations split along the sequence outside the MLP.
+        "sequence_parallel_mlp": lambda: (
+            jax.jit(mlp, in_shardings=(s("m"), *weights), out_shardings=s("m")),
+            (arg(16, 32), arg(32, 64), arg(64, 32)),
+        ),
+        # Two partial sums (contraction over the split dim) meet at an add.
+        "residual_block": lambda: (
+            jax.jit(
+                residual,
+                in_shardings=(s(None, "m"), s("m", None), s("m", None)),
+                out_shardings=s(),
+            ),
+            (arg(16, 32), arg(32, 32), arg(32, 32)),
+        ),
+        # psum of a value masked to device 3: the collective_broadcast RFC's idiom.
+        "masked_psum_broadcast": lambda: (
+            jax.jit(jax.shard_map(masked_psum, mesh=mesh, in_specs=P("m"), out_specs=P())),
+            (jax.ShapeDtypeStruct((64,), jnp.float32, sharding=s("m")),),
+        ),
+    }
+
+
+def xla_rows(name: str) -> list[CommRow]:
+    """The collectives XLA compiles example `name` to."""
+    fn, args = _examples()[name]()
+    return hlo_rows(fn.lower(*args).compile().as_text(), 8)
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    names = argv or list(_examples())
+    unknown = [n for n in names if n not in _examples()]
+    if unknown:
+        print(f"unknown example(s) {unknown}; known: {list(_examples())}", file=sys.stderr)
+        return 2
+    for name in names:
+        print("\n".join(report_lines(f"{name} (jax.jit, XLA)", xla_rows(name))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

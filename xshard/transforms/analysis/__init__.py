@@ -1,0 +1,1 @@
+"""Analyses that print about the IR and leave it as it is."""

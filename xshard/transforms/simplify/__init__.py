@@ -1,0 +1,1 @@
+"""Collective optimisations over per-device (shard-level) IR, one pass per module."""
