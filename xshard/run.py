@@ -274,6 +274,7 @@ def run_module(
     target: Target = "cpu",
     traversal: Traversal = "backward-forward",
     arguments: ArgumentMode = "partitioned",
+    simplify: bool = True,
     ctx: Context | None = None,
 ) -> RunReport:
     """Run `module` (global, annotated; changed in place into the per-device program)
@@ -288,7 +289,9 @@ def run_module(
     entry = entry_function(module)
     inputs = random_inputs(entry, np.random.default_rng(seed))
 
-    pipeline = SpmdPipelinePass(target=target, traversal=traversal, arguments=arguments)
+    pipeline = SpmdPipelinePass(
+        target=target, traversal=traversal, arguments=arguments, simplify=simplify
+    )
     arg_shardings: list[Sharding | None] = []
     result_shardings: list[Sharding | None] = []
     for phase in pipeline.passes():

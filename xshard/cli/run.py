@@ -53,6 +53,12 @@ def _parser() -> argparse.ArgumentParser:
         default="partitioned",
         help="shard-partition's argument mode (default: partitioned)",
     )
+    p.add_argument(
+        "--no-simplify",
+        dest="simplify",
+        action="store_false",
+        help="skip shard-simplify (xshard-spmd{simplify=false}), to see what it saves",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -111,6 +117,7 @@ def _run(args: argparse.Namespace) -> int:
             target=args.target,
             traversal=args.traversal,
             arguments=args.arguments,
+            simplify=args.simplify,
             ctx=ctx,
         )
     except ParseError as err:

@@ -30,20 +30,22 @@ from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 @dataclass(frozen=True)
 class SpmdPipelinePass(ModulePass):
     """Options: `target` = cpu (default) | gpu, `traversal` as `sharding-propagation`,
-    `arguments` = partitioned (default) | global, as `shard-partition`."""
+    `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
+    true (default) | false: false skips shard-simplify, to measure what it saves."""
 
     name = "xshard-spmd"
 
     target: Target = "cpu"
     traversal: Traversal = "backward-forward"
     arguments: ArgumentMode = "partitioned"
+    simplify: bool = True
 
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order; collective optimisations (shard-simplify) run after partition."""
         return (
             ShardingPropagationPass(self.traversal),
             ShardPartitionPass(self.arguments),
-            ShardSimplifyPass(),
+            *((ShardSimplifyPass(),) if self.simplify else ()),
             ConvertShardToStablehloPass(self.target),
         )
 

@@ -1,0 +1,68 @@
+"""Issue 6's benchmark (tools/collective_benchmark.py): on every program, xshard with
+shard-simplify runs exactly the analytic minimum's collectives, no more bytes or ring
+cost than jax.jit on the same shardings, and computes the right thing on 8 devices."""
+
+import importlib.util
+import sys
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from xshard.cli.run import _parser
+
+_TOOL = Path(__file__).parent.parent / "tools" / "collective_benchmark.py"
+_spec = importlib.util.spec_from_file_location("collective_benchmark", _TOOL)
+assert _spec is not None and _spec.loader is not None
+tool = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = tool  # its dataclasses look their module up
+_spec.loader.exec_module(tool)
+
+NO_SIMPLIFY, SIMPLIFY, XLA = tool.VARIANTS
+
+
+@cache
+def rows(name: str) -> dict[str, "tool.Row"]:
+    return {r.variant: r for r in tool.benchmark(name)}
+
+
+@pytest.mark.parametrize("name", list(tool.PROGRAMS))
+def test_simplified_is_the_minimum_and_no_worse_than_jax(name: str):
+    by = rows(name)
+    simplified, xla = by[SIMPLIFY], by[XLA]
+    assert simplified.collectives == tool.PROGRAMS[name].minimum
+    assert simplified.bytes <= xla.bytes
+    assert simplified.ring_cost <= xla.ring_cost
+    assert tool.problems(list(by.values())) == []
+
+
+@pytest.mark.parametrize("name", list(tool.PROGRAMS))
+def test_both_xshard_variants_compute_the_program(name: str):
+    assert rows(name)[NO_SIMPLIFY].match is True
+    assert rows(name)[SIMPLIFY].match is True
+
+
+def test_without_simplify_keeps_what_the_rewrites_remove():
+    """`simplify=false` really skips shard-simplify: the unsimplified rows are the
+    partitioner's (and, but for the broadcast, XLA's) collectives."""
+    assert rows("residual_block")[NO_SIMPLIFY].collectives == (("all_reduce", 2, 4096),)
+    assert rows("sequence_parallel_mlp")[NO_SIMPLIFY].collectives == (
+        ("all_gather", 1, 256),
+        ("all_reduce", 1, 2048),
+    )
+    assert rows("masked_psum_broadcast")[NO_SIMPLIFY].collectives == (("all_reduce", 1, 32),)
+
+
+def test_problems_flags_a_row_above_the_minimum_or_above_jax():
+    by = dict(rows("residual_block"))
+    above_minimum = {**by, SIMPLIFY: replace(by[NO_SIMPLIFY], variant=SIMPLIFY)}
+    assert [p for p in tool.problems(list(above_minimum.values())) if "not the minimum" in p]
+    cheaper_xla = replace(by[XLA], collectives=(("all_reduce", 1, 1024),), ring_cost=1792.0)
+    above_jax = {**by, XLA: cheaper_xla}
+    assert tool.problems(list(above_jax.values())) == ["residual_block: more traffic than jax.jit"]
+
+
+def test_run_cli_no_simplify_flag():
+    assert _parser().parse_args(["f.mlir", "--devices", "8", "--no-simplify"]).simplify is False
+    assert _parser().parse_args(["f.mlir", "--devices", "8"]).simplify is True
