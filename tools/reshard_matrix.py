@@ -8,7 +8,8 @@ through `shard-partition` and `convert-shard-to-stablehlo{target=cpu}`, and XLA 
 it. Each result, put back together under its target, must equal the global tensor
 exactly (integer values, so partial sums are exact too), and the converted result's
 collectives must be the plan's steps, in order (`all_slice` as the `dynamic_slice`
-it becomes).
+it becomes; `make_partial`, which is no collective, as the `dynamic_slice` of its
+`[true, false, ...]` table and the `select` it becomes).
 
     python tools/reshard_matrix.py [--shape 8x16] [--quiet]
 
@@ -42,7 +43,7 @@ from xshard.sharding.matrix import (  # noqa: E402
     reshard_matrix,
     step_counts,
 )
-from xshard.sharding.resharding import ReshardPlan  # noqa: E402
+from xshard.sharding.resharding import MakePartial, ReshardPlan, Step  # noqa: E402
 from xshard.sharding.sharding import Sharding  # noqa: E402
 from xshard.sharding.simulate import SimulationError, assemble, distribute  # noqa: E402
 from xshard.transforms.export.convert_shard_to_stablehlo import (  # noqa: E402
@@ -55,13 +56,14 @@ SHAPE = (8, 16)
 
 # What each plan step becomes in the converted program.
 _STEP_OPS = {
-    "all_reduce": "stablehlo.all_reduce",
-    "reduce_scatter": "stablehlo.reduce_scatter",
-    "all_gather": "stablehlo.all_gather",
-    "all_to_all": "stablehlo.all_to_all",
-    "all_slice": "stablehlo.dynamic_slice",
+    "all_reduce": ("stablehlo.all_reduce",),
+    "reduce_scatter": ("stablehlo.reduce_scatter",),
+    "all_gather": ("stablehlo.all_gather",),
+    "all_to_all": ("stablehlo.all_to_all",),
+    "all_slice": ("stablehlo.dynamic_slice",),
+    "make_partial": ("stablehlo.dynamic_slice", "stablehlo.select"),
 }
-_COUNTED = frozenset(_STEP_OPS.values())
+_COUNTED = frozenset(op for ops in _STEP_OPS.values() for op in ops)
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,14 @@ class PairRun:
         return self.pair.plan
 
 
+def _ops(step: Step) -> tuple[str, ...]:
+    if isinstance(step, MakePartial) and not step.masks:
+        return ()
+    return _STEP_OPS[str(step).split(" ", 1)[0]]
+
+
 def expected_ops(plan: ReshardPlan) -> tuple[str, ...]:
-    return tuple(_STEP_OPS[str(step).split(" ", 1)[0]] for step in plan.steps)
+    return tuple(op for step in plan.steps for op in _ops(step))
 
 
 def source_module(src: Sharding, dsts: list[Sharding], shape: tuple[int, int]) -> str:

@@ -3,8 +3,9 @@
 The family, for a 2-D grid: each tensor dim unsplit, split on axis 0, on axis 1, or
 on both in either order (no grid axis used twice), plus a sum-partial variant over
 each non-empty set of the axes the split leaves free. `reshard_matrix` plans each
-ordered pair; the pairs the planner refuses keep the reason, with the axis lists
-blanked so that refusals of one kind share one reason.
+ordered pair; a pair the planner refuses (only a dim that its shards do not divide)
+keeps the reason, with the axis lists blanked so that refusals of one kind share one
+reason.
 """
 
 import re

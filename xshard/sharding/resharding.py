@@ -1,8 +1,9 @@
 """The resharding planner: from one sharding of a tensor to another, as collectives.
 
 `plan_reshard` searches the layouts reachable by the shard dialect's collectives
-(each step below changes the layout the way its collective does) for the cheapest
-sequence under a ring cost model, then replays the plan to prove it lands on the target.
+(each step below changes the layout the way its collective does), plus the local
+`MakePartial`, for the cheapest sequence under a ring cost model, then replays the
+plan to prove it lands on the target.
 """
 
 import heapq
@@ -24,6 +25,7 @@ __all__ = [
     "AllReduce",
     "AllSlice",
     "AllToAll",
+    "MakePartial",
     "ReduceScatter",
     "ReshardError",
     "ReshardPlan",
@@ -269,7 +271,54 @@ class UpdateHalo:
         )
 
 
-Step = AllReduce | ReduceScatter | AllGather | AllSlice | AllToAll | UpdateHalo
+# Kinds whose combiner gives the value back from n copies of it.
+_IDEMPOTENT = frozenset(
+    {
+        ReductionKind.MAX,
+        ReductionKind.MIN,
+        ReductionKind.AVERAGE,
+        ReductionKind.BITWISE_AND,
+        ReductionKind.BITWISE_OR,
+    }
+)
+
+
+@dataclass(frozen=True)
+class MakePartial:
+    """Turn a value that every device along `axes` holds into `kind` operands, locally.
+
+    No shard op does this, and none is needed: for an idempotent kind each device keeps
+    its copy; otherwise the first device of each group keeps it and the others hold the
+    kind's identity (0 for sum and xor, 1 for product), which the group combines back.
+    """
+
+    axes: Axes
+    kind: ReductionKind = ReductionKind.SUM
+
+    @property
+    def masks(self) -> bool:
+        """Whether all but the first device of each group replace the value by the identity."""
+        return self.kind not in _IDEMPOTENT
+
+    def apply(self, sharding: Sharding) -> Sharding:
+        if self.kind == ReductionKind.GENERIC:
+            raise ReshardError(f"{self}: a generic reduction has no identity to start from")
+        if set(self.axes) & set(sharding.used_axes):
+            raise ReshardError(f"{self} needs grid axes {_fmt(self.axes)} unused, got {sharding}")
+        if sharding.is_partial and sharding.partial_kind != self.kind:
+            raise ReshardError(f"{self} cannot join {sharding}: the partial kinds differ")
+        return replace(
+            sharding, partial_axes=sharding.partial_axes + self.axes, partial_kind=self.kind
+        )
+
+    def result_shape(self, shape: Shape, grid: Grid) -> Shape:
+        return shape
+
+    def __str__(self) -> str:
+        return f"make_partial grid_axes = {_fmt(self.axes)} reduction = {self.kind.value}"
+
+
+Step = AllReduce | ReduceScatter | AllGather | AllSlice | AllToAll | MakePartial | UpdateHalo
 
 
 def _nbytes(shape: Sequence[int | None], elem_bytes: int) -> int:
@@ -285,9 +334,9 @@ def step_cost(step: Step, local_shape: Shape, elem_bytes: int, grid: Grid) -> Fr
     """Bytes each device sends in the ring model, for `step` applied to a `local_shape` block.
 
     all_gather (n-1)/n of its output, all_reduce 2(n-1)/n, reduce_scatter and
-    all_to_all (n-1)/n of their input, all_slice nothing, update_halo the halo cells
-    of its output. Dynamic extents count as NOMINAL_DYNAMIC_EXTENT elements, dynamic
-    axes as NOMINAL_DYNAMIC_AXIS_SIZE devices.
+    all_to_all (n-1)/n of their input, all_slice and make_partial nothing, update_halo
+    the halo cells of its output. Dynamic extents count as NOMINAL_DYNAMIC_EXTENT
+    elements, dynamic axes as NOMINAL_DYNAMIC_AXIS_SIZE devices.
     """
     size = _nbytes(local_shape, elem_bytes)
     if isinstance(step, UpdateHalo):
@@ -295,7 +344,7 @@ def step_cost(step: Step, local_shape: Shape, elem_bytes: int, grid: Grid) -> Fr
         return Fraction(
             _nbytes(step.result_shape(local_shape, grid), elem_bytes) - _nbytes(core, elem_bytes)
         )
-    if isinstance(step, AllSlice):
+    if isinstance(step, AllSlice | MakePartial):
         return Fraction(0)
     n = _nominal_group(step.axes, grid)
     if isinstance(step, AllGather):
@@ -327,12 +376,16 @@ _STEP_ORDER = {
     AllGather: 2,
     AllToAll: 3,
     AllSlice: 4,
-    UpdateHalo: 5,
+    MakePartial: 5,
+    UpdateHalo: 6,
 }
 
 
+_FIELDS = {t: tuple(f.name for f in fields(t)) for t in _STEP_ORDER}
+
+
 def _step_key(step: Step) -> tuple[object, ...]:
-    return (_STEP_ORDER[type(step)], *(getattr(step, f.name) for f in fields(step)))
+    return (_STEP_ORDER[type(step)], *(getattr(step, name) for name in _FIELDS[type(step)]))
 
 
 def _same_layout(a: Sharding, b: Sharding) -> bool:
@@ -346,19 +399,21 @@ def _same_layout(a: Sharding, b: Sharding) -> bool:
 
 
 class _Search:
-    """Dijkstra over layouts (split axes per dim, partial axes) of a halo-free tensor."""
+    """Dijkstra over layouts (split axes per dim, partial axes and their kind) of a
+    halo-free tensor."""
 
     def __init__(
         self, src: Sharding, dst: Sharding, global_shape: Shape, grid: Grid, elem_bytes: int
     ):
         self.shape, self.grid, self.elem_bytes = global_shape, grid, elem_bytes
-        self.kind = src.partial_kind
+        self.kind = dst.partial_kind
         self.keep = frozenset(dst.partial_axes)
         self.wanted = frozenset(a for axes in dst.split_axes for a in axes)
         rank = len(global_shape)
-        self.start = (tuple(_dims(src, rank)), frozenset(src.partial_axes))
-        self.goal = (tuple(_dims(dst, rank)), frozenset(dst.partial_axes))
+        self.start = (tuple(_dims(src, rank)), frozenset(src.partial_axes), src.partial_kind)
+        self.goal = (tuple(_dims(dst, rank)), frozenset(dst.partial_axes), dst.partial_kind)
         self._sizes: dict[Axes, int | None] = {}
+        self._legal_dims: dict[tuple[Axes, ...], bool] = {}
 
     def _group(self, axes: Axes) -> int | None:
         if axes not in self._sizes:
@@ -366,11 +421,12 @@ class _Search:
         return self._sizes[axes]
 
     def _legal(self, dims: tuple[Axes, ...]) -> bool:
-        for size, axes in zip(self.shape, dims, strict=True):
-            n = self._group(axes)
-            if size is not None and n is not None and size % n:
-                return False
-        return True
+        if dims not in self._legal_dims:
+            self._legal_dims[dims] = all(
+                size is None or n is None or size % n == 0
+                for size, n in zip(self.shape, map(self._group, dims), strict=True)
+            )
+        return self._legal_dims[dims]
 
     def _local(self, dims: tuple[Axes, ...]) -> Shape:
         return tuple(
@@ -378,34 +434,44 @@ class _Search:
             for size, axes in zip(self.shape, dims, strict=True)
         )
 
-    def _moves(self, dims: tuple[Axes, ...], partial: frozenset[int]):
+    def _moves(self, dims: tuple[Axes, ...], partial: frozenset[int], kind: ReductionKind):
+        """`(step, dims, partial axes, kind)` for every step from this layout."""
         rank = len(dims)
-        settle = sorted(partial - self.keep)
+        # Operands of another kind than the target's are all settled first.
+        settle = sorted(partial - self.keep if kind == self.kind else partial)
         for k in range(1, len(settle) + 1):
             for axes in combinations(settle, k):
-                yield AllReduce(axes, self.kind), dims, partial - set(axes)
+                yield AllReduce(axes, kind), dims, partial - set(axes), kind
             for axes in permutations(settle, k):
                 for d in range(rank):
                     yield (
-                        ReduceScatter(axes, d, self.kind),
+                        ReduceScatter(axes, d, kind),
                         _put(dims, d, dims[d] + axes),
                         partial - set(axes),
+                        kind,
                     )
         for s in range(rank):
             for k in range(1, len(dims[s]) + 1):
                 axes, rest = dims[s][-k:], _put(dims, s, dims[s][:-k])
-                yield AllGather(axes, s), rest, partial
+                yield AllGather(axes, s), rest, partial, kind
                 for t in range(rank):
                     if t != s:
-                        yield AllToAll(axes, t, s), _put(rest, t, rest[t] + axes), partial
-        free = sorted(self.wanted - {a for axes in dims for a in axes} - partial)
+                        yield AllToAll(axes, t, s), _put(rest, t, rest[t] + axes), partial, kind
+        used = {a for axes in dims for a in axes} | partial
+        free = sorted(self.wanted - used)
         for k in range(1, len(free) + 1):
             for axes in permutations(free, k):
                 for d in range(rank):
-                    yield AllSlice(axes, d), _put(dims, d, dims[d] + axes), partial
+                    yield AllSlice(axes, d), _put(dims, d, dims[d] + axes), partial, kind
+        if partial and kind != self.kind:
+            return
+        missing = sorted(self.keep - used)
+        for k in range(1, len(missing) + 1):
+            for axes in combinations(missing, k):
+                yield MakePartial(axes, self.kind), dims, partial | set(axes), self.kind
 
     def run(self) -> list[Step] | None:
-        start_key = (Fraction(0), 0, ())
+        start_key = (0, 0, ())
         best = {self.start: start_key}
         queue = [(start_key, self.start, [])]
         while queue:
@@ -416,11 +482,12 @@ class _Search:
                 continue
             cost, length, order = key
             local = self._local(state[0])
-            for step, dims, partial in self._moves(*state):
+            for step, dims, partial, kind in self._moves(*state):
                 if not self._legal(dims):
                     continue
-                new_state = (dims, frozenset(partial))
-                new_cost = cost + step_cost(step, local, self.elem_bytes, self.grid)
+                partial = frozenset(partial)
+                new_state = (dims, partial, kind if partial else ReductionKind.SUM)
+                new_cost = cost + _scaled_cost(step, local, self.elem_bytes, self.grid)
                 known = best.get(new_state)
                 if known is not None and known[:2] < (new_cost, length + 1):
                     continue
@@ -429,6 +496,16 @@ class _Search:
                     best[new_state] = new_key
                     heapq.heappush(queue, (new_key, new_state, [*path, step]))
         return None
+
+
+@lru_cache(maxsize=65536)
+def _scaled_cost(step: Step, local: Shape, elem_bytes: int, grid: Grid) -> int:
+    """`step_cost` times the size of the whole grid, which every group size divides: an
+    int, so that the search adds and compares ints rather than Fractions."""
+    whole = _nominal_group(tuple(range(grid.rank)), grid)
+    scaled = step_cost(step, local, elem_bytes, grid) * whole
+    assert scaled.denominator == 1
+    return scaled.numerator
 
 
 def _put(dims: tuple[Axes, ...], d: int, axes: Axes) -> tuple[Axes, ...]:
@@ -448,17 +525,14 @@ def _refusal(src: Sharding, dst: Sharding) -> str | None:
         return "uneven shardings (sharded_dims_offsets) can only be resharded to themselves"
     if None in src.halo_sizes or None in dst.halo_sizes:
         return "halo sizes known only at run time are not supported"
-    extra = [a for a in dst.partial_axes if a not in src.partial_axes]
-    if extra:
-        return (
-            f"the target is partial over grid axes {_fmt(extra)} where the source is not "
-            "(making a value partial is the job of the op that produces it)"
-        )
-    if dst.is_partial and dst.partial_kind != src.partial_kind:
-        return (
-            f"partial kinds differ: the source holds {src.partial_kind.value} operands, "
-            f"the target {dst.partial_kind.value} operands"
-        )
+    if dst.partial_kind == ReductionKind.GENERIC:
+        held = src.partial_axes if src.partial_kind == ReductionKind.GENERIC else ()
+        new = [a for a in dst.partial_axes if a not in held]
+        if new:
+            return (
+                f"the target holds generic operands over grid axes {_fmt(new)} where the "
+                "source does not, and a generic reduction has no identity to make them with"
+            )
     return None
 
 
@@ -472,10 +546,11 @@ def plan_reshard(
     """The cheapest sequence of collectives that turns `src`'s layout into `dst`'s.
 
     Ties go to fewer steps, then to plans whose steps come earlier in the order
-    all_reduce, reduce_scatter, all_gather, all_to_all, all_slice (then smaller axes and
-    dims). Halos are dropped before and added after the other steps, unless the only
-    other steps are all-reduces, which keep halos intact. Costs are exact fractions
-    of bytes (see `step_cost`); `elem_bytes` is the size of one element.
+    all_reduce, reduce_scatter, all_gather, all_to_all, all_slice, make_partial (then
+    smaller axes and dims). Halos are dropped before and added after the other steps,
+    unless the only other steps are all-reduces and make-partials, which are elementwise
+    and keep halos intact. Costs are exact fractions of bytes (see `step_cost`);
+    `elem_bytes` is the size of one element.
     """
     return _plan(src, dst, tuple(global_shape), grid, elem_bytes)
 
@@ -502,7 +577,7 @@ def _plan(src: Sharding, dst: Sharding, shape: Shape, grid: Grid, elem_bytes: in
 
 
 def _with_halos(core: list[Step], src: Sharding, dst: Sharding) -> list[Step]:
-    if all(isinstance(step, AllReduce) for step in core):
+    if all(isinstance(step, AllReduce | MakePartial) for step in core):
         if src.halo_sizes == dst.halo_sizes:
             return core
         return [*core, UpdateHalo(dst.split_axes, src.halo_sizes, dst.halo_sizes)]  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ rather than by comparing it with the plan the test author expected.
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import reduce
+from functools import lru_cache, reduce
 from math import prod
 
 import numpy as np
@@ -20,6 +20,7 @@ from xshard.sharding.resharding import (
     AllReduce,
     AllSlice,
     AllToAll,
+    MakePartial,
     ReduceScatter,
     Step,
     UpdateHalo,
@@ -100,14 +101,21 @@ def _window(array: np.ndarray, begin: Sequence[int], shape: Sequence[int]) -> np
     return out
 
 
+# Sweeps lay out the same few shardings thousands of times: the geometry is cached.
+_group_index = lru_cache(maxsize=1 << 16)(in_group_index)
+
+
+@lru_cache(maxsize=1 << 16)
 def _placement(
-    global_shape: Sequence[int], sharding: Sharding, grid: Grid, device: tuple[int, ...]
+    global_shape: tuple[int, ...], sharding: Sharding, grid: Grid, device: tuple[int, ...]
 ):
-    """Where `device`'s local block starts (halo included) and its local shape."""
+    """Where `device`'s local block starts (halo included), its local shape, where its
+    core block starts and the core's shape."""
     start = shard_offset(global_shape, sharding, grid, device)
     lo = [sharding.halo_of(d)[0] for d in range(len(global_shape))]
     local = shard_shape(global_shape, sharding, grid, device)
-    return [s - h for s, h in zip(start, lo, strict=True)], local
+    extent = shard_shape(global_shape, replace(sharding, halo_sizes=()), grid, device)
+    return tuple(s - h for s, h in zip(start, lo, strict=True)), local, start, extent
 
 
 def distribute(
@@ -127,8 +135,8 @@ def distribute(
     )
     per_device: PerDevice = {}
     for device in grid.devices():
-        begin, local = _placement(global_array.shape, sharding, grid, device)
-        operand = operands[in_group_index(grid.shape, sharding.partial_axes, device)]
+        begin, local, _, _ = _placement(global_array.shape, sharding, grid, device)
+        operand = operands[_group_index(grid.shape, sharding.partial_axes, device)]
         per_device[device] = _window(operand, begin, local)  # type: ignore[arg-type]
     return per_device
 
@@ -146,22 +154,20 @@ def assemble(
         raise SimulationError(
             f"expected one block per device of @{grid.name}, got {sorted(per_device)}"
         )
-    core = replace(sharding, halo_sizes=())
+    global_shape = tuple(global_shape)
     count = prod(grid.static_shape()[a] for a in sharding.partial_axes)
     dtype = next(iter(per_device.values())).dtype
     operands = [np.zeros(global_shape, dtype=dtype) for _ in range(count)]
     filled = [np.zeros(global_shape, dtype=bool) for _ in range(count)]
     for device, block in per_device.items():
-        begin, local = _placement(global_shape, sharding, grid, device)
+        begin, local, start, extent = _placement(global_shape, sharding, grid, device)
         if block.shape != local:
             raise SimulationError(
                 f"device {device} holds a {block.shape} block, {sharding} gives {local}"
             )
-        start = shard_offset(global_shape, sharding, grid, device)
-        extent = shard_shape(global_shape, core, grid, device)
         inner = tuple(slice(s - b, s - b + n) for s, b, n in zip(start, begin, extent, strict=True))  # type: ignore[operator]
         where = tuple(slice(s, s + n) for s, n in zip(start, extent, strict=True))  # type: ignore[operator]
-        p = in_group_index(grid.shape, sharding.partial_axes, device)
+        p = _group_index(grid.shape, sharding.partial_axes, device)
         seen = filled[p][where]
         if not np.array_equal(operands[p][where][seen], block[inner][seen]):
             raise SimulationError(
@@ -172,8 +178,8 @@ def assemble(
     if not all(f.all() for f in filled):
         raise SimulationError(f"part of the tensor is held by no device under {sharding}")
     for device, block in per_device.items():
-        begin, local = _placement(global_shape, sharding, grid, device)
-        p = in_group_index(grid.shape, sharding.partial_axes, device)
+        begin, local, _, _ = _placement(global_shape, sharding, grid, device)
+        p = _group_index(grid.shape, sharding.partial_axes, device)
         inside = _window(np.ones(global_shape, dtype=bool), begin, local)  # type: ignore[arg-type]
         if not np.array_equal(block[inside], _window(operands[p], begin, local)[inside]):  # type: ignore[arg-type]
             raise SimulationError(
@@ -188,10 +194,15 @@ def _pieces(block: np.ndarray, n: int, dim: int, step: Step) -> list[np.ndarray]
     return np.split(block, n, axis=dim)
 
 
+_IDENTITY = {ReductionKind.SUM: 0, ReductionKind.PRODUCT: 1, ReductionKind.BITWISE_XOR: 0}
+
+
 def apply_step(per_device: PerDevice, step: Step, grid: Grid) -> PerDevice:
     """Run one collective on every group of devices, as the shard dialect defines it."""
     if isinstance(step, UpdateHalo):
         return _update_halo(per_device, step, grid)
+    if isinstance(step, MakePartial):
+        return _make_partial(per_device, step, grid)
     result: PerDevice = {}
     for group in device_groups(grid.shape, step.axes):
         devices = [grid.multi_index(i) for i in group]
@@ -211,6 +222,21 @@ def apply_step(per_device: PerDevice, step: Step, grid: Grid) -> PerDevice:
                 parts = [_pieces(b, n, step.split_dim, step)[j] for b in blocks]
                 result[device] = np.concatenate(parts, axis=step.concat_dim)
     return result
+
+
+def _make_partial(per_device: PerDevice, step: MakePartial, grid: Grid) -> PerDevice:
+    """The first device of each group keeps its block, the others hold the identity
+    (every device keeps its block for an idempotent kind)."""
+    if not step.masks:
+        return dict(per_device)
+    if step.kind not in _IDENTITY:
+        raise SimulationError(f"{step}: no identity for reduction kind {step.kind.value}")
+    return {
+        device: block
+        if _group_index(grid.shape, step.axes, device) == 0
+        else np.full_like(block, _IDENTITY[step.kind])
+        for device, block in per_device.items()
+    }
 
 
 def _update_halo(per_device: PerDevice, step: UpdateHalo, grid: Grid) -> PerDevice:

@@ -4,23 +4,27 @@
 op that performs it, typed with the plan's local shapes. Halo changes have no
 single collective: the old halos are sliced off locally, the block is padded to
 its new extent and `shard.update_halo` fills the new halos from the neighbours.
+Making a value partial has none either, and needs none: each device selects
+between its block and the reduction's identity by its place in the group.
 """
 
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
+from xshard.interfaces.models.stablehlo_partition import reduction_identity
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import (
     AllGather,
     AllReduce,
     AllSlice,
     AllToAll,
+    MakePartial,
     ReduceScatter,
     Step,
     UpdateHalo,
@@ -54,9 +58,11 @@ def emit_reshard(
             raise DiagnosticError(
                 at, f"cannot reshard {src} -> {dst}: local shapes are only known at run time"
             )
-        value = _emit_step(
-            builder, value, step, TensorType(global_type.element_type, shape), grid.name
-        )
+        out = TensorType(global_type.element_type, shape)
+        if isinstance(step, MakePartial):
+            value = _emit_make_partial(builder, value, step, out, grid)
+        else:
+            value = _emit_step(builder, value, step, out, grid.name)
     return value
 
 
@@ -77,6 +83,29 @@ def _emit_step(
         case UpdateHalo():
             return _emit_halo(builder, value, step, grid)
     return builder.insert(op).results[0]
+
+
+def _emit_make_partial(
+    builder: Builder, value: SSAValue, step: MakePartial, t: TensorType, grid: Grid
+) -> SSAValue:
+    """`select(first in its group, value, identity)`; the first device's place comes from
+    its slice of a constant `[true, false, ...]` table, as all_slice finds it."""
+    if not step.masks:
+        return value
+    identity = reduction_identity(step.kind, t.element_type)
+    n = grid.group_size(step.axes)
+    assert identity is not None and n is not None, "masking kinds have one; grids are static"
+    first = DenseIntOrFPElementsAttr.from_list(TensorType(i1, [n]), [1] + [0] * (n - 1))
+    table = builder.insert(hlo.ConstantOp(first))
+    mine = builder.insert(shard.AllSliceOp(table, grid.name, step.axes, 0, TensorType(i1, [1])))
+    mask = builder.insert(hlo.ReshapeOp(mine, TensorType(i1, []))).results[0]
+    if t.get_shape():
+        mask = builder.insert(
+            hlo.BroadcastInDimOp(mask, [], TensorType(i1, t.get_shape()))
+        ).results[0]
+    fill = float(identity) if isinstance(t.element_type, AnyFloat) else int(identity)
+    other = builder.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [fill])))
+    return builder.insert(hlo.SelectOp(mask, value, other)).results[0]
 
 
 def _emit_halo(builder: Builder, value: SSAValue, step: UpdateHalo, grid: str) -> SSAValue:

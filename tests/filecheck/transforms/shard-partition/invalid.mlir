@@ -2,7 +2,7 @@
 // that is not fully annotated (operand, result, argument used outside its annotation),
 // a dim that does not divide (in an annotation or in a reshard), dynamic shapes, more
 // than one block, an op without a sharding model, a split reduction whose init value
-// is not the combiner's identity, a reshard to a partial value, a dynamic grid.
+// is not the combiner's identity, a reshard to a generic partial, a dynamic grid.
 // RUN: xshard-opt %s --split-input-file --verify-diagnostics -p shard-partition | filecheck %s
 
 shard.grid @g(shape = 2x2)
@@ -113,14 +113,14 @@ func.func @init_not_identity(%x: tensor<8xf32>) -> tensor<f32> {
 // -----
 
 shard.grid @g(shape = 2)
-func.func @to_partial(%x: tensor<8xf32>) -> tensor<8xf32> {
+func.func @to_generic_partial(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = shard.sharding @g split_axes = [[]] : !shard.sharding
-  %p = shard.sharding @g split_axes = [[]] partial = sum [0] : !shard.sharding
+  %p = shard.sharding @g split_axes = [[]] partial = generic [0] : !shard.sharding
   %0 = shard.shard %x to %r : tensor<8xf32>
   %1 = shard.shard %0 to %p annotate_for_users : tensor<8xf32>
   func.return %1 : tensor<8xf32>
 }
-// CHECK: invalid.mlir:120:3: error: cannot reshard @g split_axes = [[]] -> @g split_axes = [[]] partial = sum [0]: the target is partial over grid axes [0] where the source is not
+// CHECK: invalid.mlir:120:3: error: cannot reshard @g split_axes = [[]] -> @g split_axes = [[]] partial = generic [0]: the target holds generic operands over grid axes [0] where the source does not
 
 // -----
 
