@@ -314,12 +314,6 @@ def _with_partial(
     if flow is not PartialFlow.ALL_OPERANDS:
         holders = holders[:1]
     b = _Builder(rule, grid)
-    if flow is PartialFlow.ALL_OPERANDS and not rule.partial.replicated_join:
-        carriers = b._default_carriers()
-        if holders and set(carriers) - set(holders) and carried not in result_partials:
-            # x + Σy: making x partial is no collective anyone has; reduce y instead.
-            return ShardingOption(grid, tuple(loops_list))
-        holders = carriers
-    elif not holders:
+    if not holders or (flow is PartialFlow.ALL_OPERANDS and not rule.partial.replicated_join):
         holders = b._default_carriers()
     return ShardingOption(grid, tuple(loops_list), carried[0], carried[1], frozenset(holders))

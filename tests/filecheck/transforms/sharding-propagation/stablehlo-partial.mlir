@@ -28,9 +28,9 @@ func.func @add_both_partial(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<
 
 // -----
 
-// Only every operand partial alike adds up. Making the other operand partial is
-// no collective, so the partial one is asked reduced (an all-reduce) and the sum
-// is whole.
+// Only every operand partial alike adds up: the other operand is asked partial too
+// (a free reshard for the partitioner: the value on one device per group, zeros on the
+// others), so the sum stays partial.
 shard.grid @g(shape = 2x2)
 func.func @add_one_partial(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s0 = shard.sharding @g split_axes = [[0]] partial = sum [1] : !shard.sharding
@@ -40,12 +40,12 @@ func.func @add_one_partial(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4
 }
 // CHECK-LABEL: func.func @add_one_partial(
 // CHECK:       %x0 = shard.shard
-// CHECK-NEXT:  %[[S0:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] : !shard.sharding
+// CHECK-NEXT:  %[[S0:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  %{{.+}} = shard.shard %x0 to %[[S0]] annotate_for_users : tensor<4x8xf32>
-// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] : !shard.sharding
+// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  %{{.+}} = shard.shard %{{.+}} to %[[S1]] annotate_for_users : tensor<4x8xf32>
 // CHECK-NEXT:  %[[R:.+]] = stablehlo.add
-// CHECK-NEXT:  %[[SR:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] : !shard.sharding
+// CHECK-NEXT:  %[[SR:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  shard.shard %[[R]] to %[[SR]] : tensor<4x8xf32>
 
 // -----
