@@ -21,7 +21,6 @@ Lines start with `//`; the IR is printed unchanged after them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
@@ -35,7 +34,7 @@ from xdsl.passes import ModulePass
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.collectives import id_rows
-from xshard.transforms.analysis.table import comment_table
+from xshard.transforms.analysis.table import comment_table, write_report
 
 COLUMNS = ("op", "at", "groups", "group size", "bytes/device", "ring cost")
 
@@ -202,10 +201,4 @@ class CommReportPass(ModulePass):
     file: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        text = comm_report(op)
-        if self.file is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            with open(self.file, "a") as f:
-                f.write(text)
+        write_report(comm_report(op), self.file)

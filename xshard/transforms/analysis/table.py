@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 
@@ -12,3 +13,14 @@ def comment_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list
         "// " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
         for r in (columns, *rows)
     ]
+
+
+def write_report(text: str, file: str | None) -> None:
+    """To stdout, or appended to `file`, so that every chunk of a `--split-input-file`
+    run, and every report pass of one pipeline, keeps its report."""
+    if file is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        with open(file, "a") as f:
+            f.write(text)

@@ -15,7 +15,6 @@ of a user's op does not. Lines start with `//`, so the output stays parseable.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from io import StringIO
@@ -33,7 +32,7 @@ from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.analysis.table import comment_table
+from xshard.transforms.analysis.table import comment_table, write_report
 
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
@@ -205,10 +204,4 @@ class ShardingReportPass(ModulePass):
     file: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        text = sharding_report(op)
-        if self.file is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            with open(self.file, "a") as f:
-                f.write(text)
+        write_report(sharding_report(op), self.file)
