@@ -13,3 +13,39 @@ if "--xla_force_host_platform_device_count" not in _flags:
     os.environ["XLA_FLAGS"] = f"{_flags} --xla_force_host_platform_device_count=8".strip()
 if not os.environ.get("XSHARD_TEST_GPU"):
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+
+import shutil  # noqa: E402  (after the environment set-up above, on purpose)
+import subprocess  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+MLIR_OPT = shutil.which(os.environ.get("XSHARD_MLIR_OPT", "mlir-opt-22"))
+"""The reference `mlir-opt` 22.1.8 (Debian's mlir-22-tools), or None."""
+
+
+@pytest.fixture(scope="session")
+def mlir_opt() -> str:
+    """The reference binary; the differential tests skip without it."""
+    if MLIR_OPT is None:
+        pytest.skip("mlir-opt-22 not found: install Debian's mlir-22-tools (.ci/run does)")
+    return MLIR_OPT
+
+
+@pytest.fixture(scope="session")
+def mlir_opt_generic(mlir_opt: str) -> Callable[[Path, str], str]:
+    """Runs a file through a nested `--pass-pipeline`; the output in generic form."""
+
+    def run(path: Path, pipeline: str) -> str:
+        done = subprocess.run(
+            [mlir_opt, str(path), f"--pass-pipeline={pipeline}", "--mlir-print-op-generic"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    return run

@@ -21,10 +21,8 @@ documented in docs/passes/shard-partition.md, "Differences from mlir-opt 22.1.8"
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import subprocess
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -39,8 +37,10 @@ from xshard.dialects.shard import GridOp
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import ShardingPropagationPass
 
+MlirOpt = Callable[[Path, str], str]
+"""The `mlir_opt_generic` fixture: a file through a pipeline, in generic form."""
+
 CORPUS = Path(__file__).parent / "corpus" / "partition"
-MLIR_OPT = shutil.which(os.environ.get("XSHARD_MLIR_OPT", "mlir-opt-22"))
 PIPELINE = "builtin.module(func.func(sharding-propagation,shard-partition))"
 
 BETTER: dict[tuple[str, str], str] = {
@@ -109,27 +109,9 @@ def _xshard(stem: str) -> ModuleOp:
 
 
 @cache
-def _reference(mlir_opt: str, stem: str) -> ModuleOp:
-    done = subprocess.run(
-        [
-            mlir_opt,
-            str(CORPUS / f"{stem}.mlir"),
-            f"--pass-pipeline={PIPELINE}",
-            "--mlir-print-op-generic",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return _parse(done.stdout)
+def _reference(run: MlirOpt, stem: str) -> ModuleOp:
+    return _parse(run(CORPUS / f"{stem}.mlir", PIPELINE))
 
-
-@pytest.fixture(scope="module")
-def mlir_opt() -> str:
-    if MLIR_OPT is None:
-        pytest.skip("mlir-opt-22 not found: install Debian's mlir-22-tools (.ci/run does)")
-    return MLIR_OPT
 
 
 def _function(module: ModuleOp, name: str) -> func.FuncOp:
@@ -166,16 +148,16 @@ def _bytes(module: ModuleOp, fn: func.FuncOp) -> float:
 
 
 @pytest.mark.parametrize(("stem", "name"), _cases())
-def test_same_per_device_program(mlir_opt: str, stem: str, name: str) -> None:
+def test_same_per_device_program(mlir_opt_generic: MlirOpt, stem: str, name: str) -> None:
     ours = _function(_xshard(stem), name)
-    ref = _function(_reference(mlir_opt, stem), name)
+    ref = _function(_reference(mlir_opt_generic, stem), name)
     assert ours.function_type == ref.function_type, "local argument or result types differ"
     mine = Counter(map(_key, _collectives(ours)))
     theirs = Counter(map(_key, _collectives(ref)))
     if (stem, name) in BETTER:
         assert mine != theirs, f"listed as better, but the collectives are equal: {mine}"
         ours_bytes = _bytes(_xshard(stem), ours)
-        ref_bytes = _bytes(_reference(mlir_opt, stem), ref)
+        ref_bytes = _bytes(_reference(mlir_opt_generic, stem), ref)
         assert ours_bytes < ref_bytes, (
             f"{BETTER[stem, name]}: {ours_bytes} bytes vs mlir-opt's {ref_bytes}; "
             f"{dict(mine)} vs {dict(theirs)}"

@@ -22,11 +22,10 @@ CLI agrees); mlir-opt's generic output is read with xshard's parser.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -45,8 +44,10 @@ from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.propagation.sharding_propagation import ShardingPropagationPass
 
+MlirOpt = Callable[[Path, str], str]
+"""The `mlir_opt_generic` fixture: a file through a pipeline, in generic form."""
+
 CORPUS = Path(__file__).parent / "corpus" / "propagation"
-MLIR_OPT = shutil.which(os.environ.get("XSHARD_MLIR_OPT", "mlir-opt-22"))
 TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 
 PARTIAL: dict[tuple[str, str, str], str] = {
@@ -88,12 +89,6 @@ def _cases() -> list[tuple[str, str]]:
 CASES = _cases()
 
 
-@pytest.fixture(scope="module")
-def mlir_opt() -> str:
-    if MLIR_OPT is None:
-        pytest.skip("mlir-opt-22 not found: install Debian's mlir-22-tools (.ci/run does)")
-    return MLIR_OPT
-
 
 def _parse(text: str) -> ModuleOp:
     module = LocatingParser(xshard_context(), text).parse_module()
@@ -101,21 +96,9 @@ def _parse(text: str) -> ModuleOp:
     return module
 
 
-def _reference(mlir_opt: str, stem: str, traversal: str) -> ModuleOp:
+def _reference(run: MlirOpt, stem: str, traversal: str) -> ModuleOp:
     pipeline = f"builtin.module(func.func(sharding-propagation{{traversal={traversal}}}))"
-    done = subprocess.run(
-        [
-            mlir_opt,
-            str(CORPUS / f"{stem}.mlir"),
-            f"--pass-pipeline={pipeline}",
-            "--mlir-print-op-generic",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return _parse(done.stdout)
+    return _parse(run(CORPUS / f"{stem}.mlir", pipeline))
 
 
 @cache
@@ -213,8 +196,8 @@ def test_corpus_covers_every_traversal():
 
 
 @pytest.mark.parametrize(("stem", "traversal"), CASES, ids=[f"{s}-{t}" for s, t in CASES])
-def test_same_shardings_as_mlir_opt(mlir_opt: str, stem: str, traversal: str):
-    reference = _functions(_reference(mlir_opt, stem, traversal))
+def test_same_shardings_as_mlir_opt(mlir_opt_generic: MlirOpt, stem: str, traversal: str):
+    reference = _functions(_reference(mlir_opt_generic, stem, traversal))
     ours = _functions(_xshard(stem, traversal))
     assert ours.keys() == reference.keys()
     for where, fn, key in PARTIAL:

@@ -8,8 +8,6 @@ with the name hints dropped).
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from io import StringIO
 from pathlib import Path
@@ -22,7 +20,6 @@ from xdsl.printer import Printer
 from xshard.context import xshard_context
 
 CORPUS = Path(__file__).parent / "corpus" / "shard"
-MLIR_OPT = shutil.which(os.environ.get("XSHARD_MLIR_OPT", "mlir-opt-22"))
 
 
 def _modules() -> list[tuple[str, str]]:
@@ -35,12 +32,6 @@ def _modules() -> list[tuple[str, str]]:
 
 CASES = _modules()
 
-
-@pytest.fixture(scope="module")
-def mlir_opt() -> str:
-    if MLIR_OPT is None:
-        pytest.skip("mlir-opt-22 not found: install Debian's mlir-22-tools")
-    return MLIR_OPT
 
 
 def _run(command: list[str], text: str) -> str:
