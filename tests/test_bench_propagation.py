@@ -1,7 +1,6 @@
 """The propagation benchmark's chains stay valid input for xshard and for mlir-opt-22."""
 
 import importlib.util
-import shutil
 from pathlib import Path
 
 import pytest
@@ -29,8 +28,7 @@ def test_chain_propagates_from_its_one_annotation(chain):
     assert sum(isinstance(op, ShardOp) for op in module.walk()) > before + 12
 
 
-@pytest.mark.skipif(shutil.which("mlir-opt-22") is None, reason="needs mlir-opt-22")
-def test_mlir_opt_propagates_the_linalg_chain(tmp_path):
+def test_mlir_opt_propagates_the_linalg_chain(tmp_path, mlir_opt: str):
     path = tmp_path / "chain.mlir"
     path.write_text(bench.linalg_chain(12))
-    assert bench._mlir_opt_pass(shutil.which("mlir-opt-22"), path) >= 0.0
+    assert bench._mlir_opt_pass(mlir_opt, path) >= 0.0
