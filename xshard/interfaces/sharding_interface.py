@@ -17,7 +17,7 @@ it does not (xDSL's linalg, tosa, arith, tensor): MLIR's "external models".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import import_module
@@ -177,8 +177,3 @@ def model_for(op: Operation) -> ShardingModel | None:
     _load_models()
     return _MODELS.get(type(op))
 
-
-def registered_op_names() -> Sequence[str]:
-    """Names of every op class with a sharding model."""
-    _load_models()
-    return sorted(cls.name for cls in _MODELS)

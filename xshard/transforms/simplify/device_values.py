@@ -72,11 +72,6 @@ def _unsigned(value: Number, t: Attribute) -> int:
     return int(value) % (1 << width)
 
 
-def _is_unsigned(t: Attribute) -> bool:
-    e = _element(t)
-    return isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED
-
-
 def _int_div(a: int, b: int) -> int:
     """Division rounding toward zero (StableHLO's and `divsi`'s)."""
     q = abs(a) // abs(b)
