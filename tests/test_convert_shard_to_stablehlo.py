@@ -242,3 +242,57 @@ def test_collectives_match_the_shard_semantics(axes: tuple[int, ...]):
         for k, (got, want) in enumerate(zip(outs[name], expected[name], strict=True)):
             if want is not None:
                 np.testing.assert_array_equal(got, want, err_msg=f"{name} on device {k}")
+
+
+INDEX_ARITH = """
+shard.grid @g(shape = 2x4)
+func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, index, index, i32, i8, i1) {
+  %l = shard.process_linear_index on @g : index
+  %rc:2 = shard.process_multi_index on @g : index, index
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %z = arith.constant dense<0.0> : tensor<3xf32>
+  %is3 = arith.cmpi eq, %l, %c3 : index
+  %masked = arith.select %is3, %x, %z : tensor<3xf32>
+  %row0 = arith.cmpi eq, %rc#0, %c0 : index
+  %branch = scf.if %row0 -> (tensor<3xf32>) {
+    scf.yield %x : tensor<3xf32>
+  } else {
+    %n = stablehlo.negate %x : tensor<3xf32>
+    scf.yield %n : tensor<3xf32>
+  }
+  %a = arith.muli %rc#1, %c3 : index
+  %b = arith.subi %a, %c5 : index
+  %q = arith.divsi %b, %rc#0 : index
+  %r = arith.remui %l, %c3 : index
+  %ult = arith.cmpi ult, %b, %c3 : index
+  %pick = arith.select %ult, %q, %r : index
+  %w = arith.index_cast %b : index to i32
+  %e = arith.extsi %ult : i1 to i8
+  %odd = arith.andi %w, %w : i32
+  %t = arith.trunci %odd : i32 to i1
+  func.return %masked, %branch, %b, %pick, %w, %e, %t
+      : tensor<3xf32>, tensor<3xf32>, index, index, i32, i8, i1
+}
+"""
+
+
+def test_index_arithmetic_on_eight_devices():
+    """Masks, scf.if and scalar arith on process indices, against numpy per device
+    (divsi by a row of 0 is left out: the values of row 0 do not use `%q`)."""
+    xs = [np.arange(3, dtype=np.float32) + 10 * k for k in range(N)]
+    masked, branch, b, pick, w, e, t = run_spmd(convert(INDEX_ARITH), [xs], N)
+    for k in range(N):
+        row, col = divmod(k, 4)
+        np.testing.assert_array_equal(masked[k], xs[k] if k == 3 else np.zeros(3, np.float32))
+        np.testing.assert_array_equal(branch[k], xs[k] if row == 0 else -xs[k])
+        want_b = 3 * col - 5
+        assert int(b[k]) == want_b, k
+        unsigned_lt = (want_b % 2**64) < 3
+        if row:
+            want_pick = int(want_b / row) if unsigned_lt else k % 3
+            assert int(pick[k]) == want_pick, k
+        assert int(w[k]) == want_b and w[k].dtype == np.int32
+        assert int(e[k]) == (-1 if unsigned_lt else 0) and e[k].dtype == np.int8
+        assert bool(t[k]) == bool(want_b & 1)

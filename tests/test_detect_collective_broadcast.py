@@ -35,7 +35,7 @@ SHARD_NUMERICS = [c for c in _chunks("shard.mlir") if "// numerics" in c]
 
 
 def test_every_shard_level_positive_chunk_runs():
-    assert len(SHARD_NUMERICS) == 5
+    assert len(SHARD_NUMERICS) == 7
 
 
 def _name(chunk: str) -> str:

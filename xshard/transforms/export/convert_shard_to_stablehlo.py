@@ -29,9 +29,12 @@ only sum, product, min and max bodies (`and` / `or` on i1 read as min / max; an
 `xor` body fails with `Unsupported reduction computation`), and NCCL has no bitwise
 reductions either, so the other bitwise kinds gather the group's values and reduce
 them locally on both targets.
-`index` values become rank-0 `tensor<i64>` (see `device_index.py`); they may feed
-the dynamic roots of collectives or be returned, which turns the function's result
-type into `tensor<i64>`.
+`index` values become rank-0 `tensor<i64>` (see `device_index.py`), and scalar
+`arith` on them becomes StableHLO on rank-0 tensors (`index_arith.py`). Such values
+may feed the dynamic roots of collectives, the predicate of an `arith.select` on
+tensors (a `stablehlo.select`), the condition of an `scf.if` whose branches are pure
+StableHLO (both branches run, a `stablehlo.select` picks), or be returned, which
+turns the function's result types into rank-0 tensors.
 
 Then the grids and shardings go; the module gets `mhlo.num_partitions` (the grid's
 device count) and `mhlo.num_replicas = 1`, and the entry function `@main` (or the
@@ -49,7 +52,7 @@ from math import prod
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -68,6 +71,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import shard
@@ -81,6 +85,8 @@ from xshard.transforms.export.device_index import (
     group_index,
     mixed_radix,
 )
+from xshard.transforms.export.index_arith import SCALAR_OPS, lower_scalar, tensor_type
+from xshard.transforms.export.index_arith import constant as scalar_constant
 
 Target = Literal["cpu", "gpu"]
 
@@ -122,7 +128,8 @@ class _FunctionConversion:
         self.target = target
         self.partition = PartitionIndex(fn.body.blocks.first)  # type: ignore[arg-type]
         self.index_values: dict[SSAValue, SSAValue] = {}
-        """`index` results of shard queries -> their `tensor<i64>` replacements."""
+        """Scalars derived from shard process queries -> their rank-0 tensor forms, in
+        definition order."""
         self.op: Operation = fn
         self.grid_shape: tuple[int, ...] = ()
 
@@ -146,16 +153,21 @@ class _FunctionConversion:
         return value.type
 
     def index_tensor(self, value: SSAValue) -> SSAValue:
-        """The `tensor<i64>` form of an `index` operand."""
+        """The rank-0 tensor form of an `index` or integer scalar operand."""
         if value in self.index_values:
             return self.index_values[value]
         owner = value.owner
         if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-            return constant(self.emit, owner.value.value.data)
+            return scalar_constant(self.emit, owner.value.value.data, value.type)
         raise self.fail(
-            "an index operand must be an arith.constant or a shard process query, "
-            f"got the result of '{owner.name if isinstance(owner, Operation) else 'a block'}'"
+            "an index operand must be an arith.constant, a shard process query or scalar "
+            "arith on them, got the result of "
+            f"'{owner.name if isinstance(owner, Operation) else 'a block'}'"
         )
+
+    def derived(self, op: Operation) -> bool:
+        """Whether an operand of `op` derives from a process query."""
+        return any(o in self.index_values for o in op.operands)
 
     def group_index(self, axes: Sequence[int]) -> SSAValue:
         return group_index(self.emit, self.partition.linear(), self.grid_shape, axes)
@@ -184,6 +196,8 @@ class _FunctionConversion:
 
     def run(self) -> None:
         for op in list(self.fn.body.walk()):
+            if self._convert_index_use(op):
+                continue
             convert = _CONVERSIONS.get(type(op))
             if convert is None:
                 if type(op) in _NO_COUNTERPART:
@@ -201,24 +215,54 @@ class _FunctionConversion:
             Rewriter.erase_op(op)
         self._finish_index_values()
 
+    def _convert_index_use(self, op: Operation) -> bool:
+        """Lowers `op` if it computes with or selects on a derived scalar."""
+        if isinstance(op, SCALAR_OPS) and tensor_type(op.results[0].type) and self.derived(op):
+            self.op = op
+            operands = [self.index_tensor(o) for o in op.operands]
+            self.index_values[op.results[0]] = lower_scalar(self.emit, op, operands, self.fail)
+            return True
+        if isinstance(op, arith.SelectOp) and op.cond in self.index_values:
+            self.op = op
+            pred = self.index_values[op.cond]
+            op.result.replace_all_uses_with(self.emit(hlo.SelectOp(pred, op.lhs, op.rhs)))
+            Rewriter.erase_op(op)
+            return True
+        if isinstance(op, scf.IfOp) and op.cond in self.index_values:
+            self.op = op
+            _select_branches(self, op)
+            return True
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+            self.op = op  # tensor constants (e.g. the zeros of a mask) in StableHLO form
+            op.result.replace_all_uses_with(self.emit(hlo.ConstantOp(op.value)))
+            Rewriter.erase_op(op)
+            return True
+        return False
+
     def _finish_index_values(self) -> None:
-        """Returned index values become `tensor<i64>` results; any other remaining use
+        """Returned derived scalars become rank-0 tensor results; any other use left
         has no StableHLO form."""
         producers: list[Operation] = []
+        for old in self.index_values:
+            if old.owner not in producers:
+                producers.append(old.owner)  # type: ignore[arg-type]
+        returned = False
         for old, new in self.index_values.items():
             for use in list(old.uses):
+                if use.operation in producers:
+                    continue
                 if not isinstance(use.operation, func.ReturnOp):
                     raise _fail(
                         old.owner,  # type: ignore[arg-type]
-                        f"its index result is used by '{use.operation.name}'; index values "
-                        "may only feed collectives' dynamic operands or be returned",
+                        f"its result is used by '{use.operation.name}'; values derived "
+                        "from process indices may only feed scalar arith, selects, scf.if "
+                        "conditions, collectives' dynamic operands or be returned",
                     )
                 use.operation.operands[use.index] = new
-            if old.owner not in producers:
-                producers.append(old.owner)  # type: ignore[arg-type]
-        for producer in producers:
+                returned = True
+        for producer in reversed(producers):
             Rewriter.erase_op(producer)
-        if producers:
+        if returned:
             self.fn.update_function_type()
 
 
@@ -473,6 +517,56 @@ def _cut(c: _FunctionConversion, value: SSAValue, dim: int, start: int, width: i
     return c.emit(hlo.SliceOp(value, starts, limits))
 
 
+# ---------------------------------------------------------------- device-dependent scf.if
+
+
+def _select_branches(c: _FunctionConversion, op: scf.IfOp) -> None:
+    """Both branches inlined before `op`, then one `stablehlo.select` per result:
+    exact for pure branches, and the only form SPMD code has for a per-device choice."""
+    if not op.false_region.blocks:
+        raise c.fail("an scf.if on a process index needs an else branch to select from")
+    for result in op.results:
+        if not isinstance(result.type, TensorType):
+            raise c.fail(
+                f"its result of type {result.type} is not a tensor; a condition on a "
+                "process index becomes a stablehlo.select of tensors"
+            )
+    branches: list[Sequence[SSAValue]] = []
+    for region in (op.true_region, op.false_region):
+        if len(region.blocks) != 1:
+            raise c.fail("each branch must be a single block")
+        block = region.block
+        for inner in block.ops:
+            if isinstance(inner, scf.YieldOp):
+                continue
+            if not _runs_unconditionally(inner):
+                raise c.fail(
+                    f"'{inner.name}' in a branch: both branches of an scf.if on a process "
+                    "index run on every device, so they may hold only pure StableHLO ops "
+                    "and scalar arith"
+                )
+        yielded = block.last_op
+        assert isinstance(yielded, scf.YieldOp)
+        branches.append(list(yielded.operands))
+        Rewriter.erase_op(yielded, safe_erase=False)
+        Rewriter.inline_block(block, InsertPoint.before(op))
+    pred = c.index_values[op.cond]
+    selected = [
+        c.emit(hlo.SelectOp(pred, t, f)) for t, f in zip(branches[0], branches[1], strict=True)
+    ]
+    for old, new in zip(op.results, selected, strict=True):
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(op)
+
+
+def _runs_unconditionally(op: Operation) -> bool:
+    """Whether `op` may run on every device whatever its branch: pure StableHLO, or
+    arith this pass lowers."""
+    if isinstance(op, (*SCALAR_OPS, arith.ConstantOp)):
+        return True
+    return op.name.startswith("stablehlo.") and is_side_effect_free(op)
+
+
 # ---------------------------------------------------------------- process queries
 
 
@@ -577,10 +671,10 @@ class ConvertShardToStablehloPass(ModulePass):
         for leftover in list(op.walk()):
             if (
                 isinstance(leftover, arith.ConstantOp)
-                and isinstance(leftover.result.type, IndexType)
+                and isinstance(leftover.result.type, IndexType | IntegerType)
                 and not leftover.result.uses
             ):
-                Rewriter.erase_op(leftover)  # dynamic roots, now StableHLO constants
+                Rewriter.erase_op(leftover)  # scalar operands, now StableHLO constants
         for grid in grids:
             Rewriter.erase_op(grid)
         op.attributes["mhlo.num_partitions"] = IntegerAttr(count, i32)

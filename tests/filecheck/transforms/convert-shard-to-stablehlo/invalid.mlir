@@ -76,13 +76,13 @@ func.func @memref(%x: memref<8xf32>) -> memref<8xf32> {
 // -----
 
 shard.grid @g(shape = 2x4)
-func.func @index_arithmetic() -> index {
+func.func @index_to_call(%n: index) {
   %i = shard.process_linear_index on @g : index
-  %c1 = arith.constant 1 : index
-  %0 = arith.addi %i, %c1 : index
-  func.return %0 : index
+  %0 = arith.addi %i, %i : index
+  func.call @index_to_call(%0) : (index) -> ()
+  func.return
 }
-// CHECK: invalid.mlir:80:3: error: cannot convert 'shard.process_linear_index' to StableHLO: its index result is used by 'arith.addi'; index values may only feed collectives' dynamic operands or be returned
+// CHECK: invalid.mlir:81:3: error: cannot convert 'arith.addi' to StableHLO: its result is used by 'func.call'; values derived from process indices may only feed scalar arith, selects, scf.if conditions, collectives' dynamic operands or be returned
 
 // -----
 
@@ -118,3 +118,69 @@ func.func @dynamic_halo(%x: tensor<6xf32>, %h: i64) -> tensor<6xf32> {
   func.return %0 : tensor<6xf32>
 }
 // CHECK: invalid.mlir:117:3: error: cannot convert 'shard.update_halo' to StableHLO: halo sizes must be static
+
+// -----
+
+// Both branches of an scf.if on a process index run everywhere: no collectives
+// (nor linalg, which the export does not lower) in them.
+shard.grid @g(shape = 2x4)
+func.func @if_collective(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %i = shard.process_multi_index on @g axes = [0] : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %p -> (tensor<3xf32>) {
+    scf.yield %x : tensor<3xf32>
+  } else {
+    %s = shard.all_reduce %x on @g grid_axes = [1] : tensor<3xf32> -> tensor<3xf32>
+    scf.yield %s : tensor<3xf32>
+  }
+  func.return %r : tensor<3xf32>
+}
+// CHECK: invalid.mlir:131:3: error: cannot convert 'scf.if' to StableHLO: 'shard.all_reduce' in a branch: both branches of an scf.if on a process index run on every device, so they may hold only pure StableHLO ops and scalar arith
+
+// -----
+
+shard.grid @g(shape = 2x4)
+func.func @if_fill(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %i = shard.process_multi_index on @g axes = [0] : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %p -> (tensor<3xf32>) {
+    scf.yield %x : tensor<3xf32>
+  } else {
+    %f = arith.constant 0.0 : f32
+    %s = linalg.fill ins(%f : f32) outs(%x : tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %s : tensor<3xf32>
+  }
+  func.return %r : tensor<3xf32>
+}
+// CHECK: invalid.mlir:148:3: error: cannot convert 'scf.if' to StableHLO: 'linalg.fill' in a branch
+
+// -----
+
+shard.grid @g(shape = 2x4)
+func.func @if_index(%x: tensor<3xf32>) -> index {
+  %i = shard.process_multi_index on @g axes = [0] : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %p -> (index) {
+    scf.yield %i : index
+  } else {
+    scf.yield %c0 : index
+  }
+  func.return %r : index
+}
+// CHECK: invalid.mlir:166:3: error: cannot convert 'scf.if' to StableHLO: its result of type index is not a tensor; a condition on a process index becomes a stablehlo.select of tensors
+
+// -----
+
+shard.grid @g(shape = 2x4)
+func.func @signed_i1() -> i1 {
+  %i = shard.process_multi_index on @g axes = [0] : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %t = arith.constant true
+  %q = arith.cmpi slt, %p, %t : i1
+  func.return %q : i1
+}
+// CHECK: invalid.mlir:183:3: error: cannot convert 'arith.cmpi' to StableHLO: a signed ordering of i1 values has no StableHLO comparison

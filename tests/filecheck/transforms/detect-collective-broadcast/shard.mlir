@@ -98,8 +98,8 @@ func.func @masked_value_used_twice(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<
 // -----
 
 // The form written with the process queries: arith.cmpi on the in-group index and
-// arith.select. (No numerics: convert-shard-to-stablehlo does not lower index
-// arithmetic yet, so the input cannot run.)
+// arith.select.
+// numerics
 shard.grid @g(shape = 2x4)
 // CHECK-LABEL: func.func @process_index_select
 // CHECK:         %[[B:.*]] = shard.broadcast %x on @g grid_axes = [1] root = [3]
@@ -117,6 +117,7 @@ func.func @process_index_select(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // Linear index arithmetic: linear % 4 == 1 picks column 1 of each row.
+// numerics
 shard.grid @g(shape = 2x4)
 // CHECK-LABEL: func.func @linear_index_arithmetic
 // CHECK:         %[[B:.*]] = shard.broadcast %x on @g grid_axes = [1] root = [1]
