@@ -21,6 +21,7 @@ from xshard.context import xshard_context
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.collectives import id_rows
+from xshard.testing.lit_cases import NumericsCase, numerics_cases
 from xshard.testing.pass_numerics import compare_pass, parse
 from xshard.transforms.simplify.detect_collective_broadcast import DetectCollectiveBroadcastPass
 
@@ -31,23 +32,23 @@ def _chunks(name: str) -> list[str]:
     return (LIT / name).read_text().split("// -----")
 
 
-SHARD_NUMERICS = [c for c in _chunks("shard.mlir") if "// numerics" in c]
+def _name(chunk: str) -> str:
+    return re.search(r"func.func (?:public )?@(\w+)", chunk)[1]
+
+
+SHARD_NUMERICS = numerics_cases(LIT / "shard.mlir")
 
 
 def test_every_shard_level_positive_chunk_runs():
     assert len(SHARD_NUMERICS) == 7
 
 
-def _name(chunk: str) -> str:
-    return re.search(r"func.func (?:public )?@(\w+)", chunk)[1]
-
-
-@pytest.mark.parametrize("chunk", SHARD_NUMERICS, ids=_name)
-def test_shard_level_numerics(chunk: str):
-    after = parse(chunk)
+@pytest.mark.parametrize("case", SHARD_NUMERICS, ids=lambda c: c.id)
+def test_shard_level_numerics(case: NumericsCase):
+    after = parse(case.text)
     DetectCollectiveBroadcastPass().apply(xshard_context(), after)
     assert any(isinstance(op, shard.BroadcastOp) for op in after.walk())
-    assert compare_pass(chunk, [DetectCollectiveBroadcastPass()], devices=8).match
+    assert compare_pass(case.text, [DetectCollectiveBroadcastPass()], case.devices).match
 
 
 _MANUAL = DictionaryAttr({"mhlo.sharding": StringAttr("{manual}")})
