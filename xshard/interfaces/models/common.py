@@ -43,7 +43,9 @@ def dims_map(num_loops: int, loops: Sequence[int | None]) -> AffineMap:
     return AffineMap(
         num_loops,
         0,
-        tuple(AffineExpr.constant(0) if l is None else AffineExpr.dimension(l) for l in loops),
+        tuple(
+            AffineExpr.constant(0) if loop is None else AffineExpr.dimension(loop) for loop in loops
+        ),
     )
 
 
@@ -114,14 +116,14 @@ def contraction_rule(
     n = nb + nl + nr + nc
     lhs_loops: list[int | None] = [None] * lhs_rank
     rhs_loops: list[int | None] = [None] * rhs_rank
-    for i, (l, r) in enumerate(zip(lhs_batch, rhs_batch, strict=True)):
-        lhs_loops[l], rhs_loops[r] = i, i
+    for i, (ld, rd) in enumerate(zip(lhs_batch, rhs_batch, strict=True)):
+        lhs_loops[ld], rhs_loops[rd] = i, i
     for i, d in enumerate(lhs_free):
         lhs_loops[d] = nb + i
     for i, d in enumerate(rhs_free):
         rhs_loops[d] = nb + nl + i
-    for i, (l, r) in enumerate(zip(lhs_contract, rhs_contract, strict=True)):
-        lhs_loops[l], rhs_loops[r] = nb + nl + nr + i, nb + nl + nr + i
+    for i, (ld, rd) in enumerate(zip(lhs_contract, rhs_contract, strict=True)):
+        lhs_loops[ld], rhs_loops[rd] = nb + nl + nr + i, nb + nl + nr + i
     loops = tuple([Loop.parallel()] * (nb + nl + nr) + [Loop.reduction(ReductionKind.SUM)] * nc)
     return ShardingRule(
         loops,
