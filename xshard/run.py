@@ -1,12 +1,13 @@
 """Run a global annotated program end to end on N devices and check it against one device.
 
-The program goes through the default pipeline (`xshard-spmd`); each device gets its
-block of seeded random global inputs under the entry function's argument shardings
-(`simulate.distribute`); XLA runs the per-device program on N devices and the same
-program with its annotations stripped on one; the per-device results are put back
-together under the result shardings (`simulate.assemble`, which sums partial results)
-and compared. The report also counts the collectives each device executes, read from
-the StableHLO that XLA was handed, so tests can hold a pipeline to the analytic minimum.
+The program (StableHLO, or TCP, which the pipeline lowers after partition) goes through
+the default pipeline (`xshard-spmd`); each device gets its block of seeded random
+global inputs under the entry function's argument shardings (`simulate.distribute`);
+XLA runs the per-device program on N devices and the same program with its
+annotations stripped on one; the per-device results are put back together under the
+result shardings (`simulate.assemble`, which sums partial results) and compared. The
+report also counts the collectives each device executes, read from the StableHLO that
+XLA was handed, so tests can hold a pipeline to the analytic minimum.
 
 jax is imported on the first run, not by importing this module: a command-line driver
 must set `XLA_FLAGS` (the simulated CPU device count) first.
@@ -45,6 +46,7 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.simulate import SimulationError, assemble, distribute
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
+from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStablehloPass
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import Traversal
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass
@@ -136,9 +138,11 @@ def strip_annotations(module: ModuleOp) -> ModuleOp:
         if isinstance(op, ShardOp):
             op.result.replace_all_uses_with(op.src)
             op.detach()
+            op.erase()  # drops its operand uses, which later rewrites would find
     for op in list(module.walk()):
         if isinstance(op, ShardingOp | GridOp):
             op.detach()
+            op.erase()
     entry.sym_name = StringAttr("main")
     return module
 
@@ -286,6 +290,8 @@ def run_module(
     verify_located(module)
     grids = _grids(module, devices)
     reference = strip_annotations(module.clone())
+    if any(op.dialect_name() == "tcp" for op in reference.walk()):  # XLA runs StableHLO
+        ConvertTcpToStablehloPass().apply(ctx, reference)
     entry = entry_function(module)
     inputs = random_inputs(entry, np.random.default_rng(seed))
 

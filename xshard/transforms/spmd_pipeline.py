@@ -4,6 +4,9 @@ each of N devices runs (what `xshard-run` executes).
 One pass so that users need one name, and one tuple of passes (`SpmdPipelinePass.passes`)
 so that a new phase is one line to add. The module is verified after every phase, so a
 phase that leaves invalid IR is named by the located error rather than found by XLA.
+TCP programs are partitioned as TCP and lowered by `convert-tcp-to-stablehlo` after
+that, so the sizes written in their ops are already local; programs without TCP ops
+skip that phase (it would also lower their tensor reshapes, which need static shapes).
 """
 
 from __future__ import annotations
@@ -19,12 +22,22 @@ from xshard.transforms.export.convert_shard_to_stablehlo import (
     ConvertShardToStablehloPass,
     Target,
 )
+from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStablehloPass
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
     Traversal,
 )
 from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
+
+
+@dataclass(frozen=True)
+class _LowerTcpIfPresent(ModulePass):
+    name = "convert-tcp-to-stablehlo-if-present"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if any(inner.dialect_name() == "tcp" for inner in op.walk()):
+            ConvertTcpToStablehloPass().apply(ctx, op)
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,7 @@ class SpmdPipelinePass(ModulePass):
             ShardingPropagationPass(self.traversal),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
+            _LowerTcpIfPresent(),
             ConvertShardToStablehloPass(self.target),
         )
 
