@@ -269,3 +269,23 @@ def test_console_script_sets_up_its_devices(tmp_path: Path) -> None:
     assert missing.returncode == 1
     assert missing.stderr.startswith("xshard-run: error: cannot read")
     assert "Traceback" not in missing.stderr
+
+
+WIDENED_SUM = """
+shard.grid @g(shape = 8)
+func.func @main(%x: tensor<4x64xf32>, %w: tensor<64x4xf32>) -> tensor<4x4xf64> {
+  %s = shard.sharding @g split_axes = [[], [0]] : !shard.sharding
+  %x1 = shard.shard %x to %s : tensor<4x64xf32>
+  %0 = stablehlo.dot_general %x1, %w, contracting_dims = [1] x [0] : (tensor<4x64xf32>, tensor<64x4xf32>) -> tensor<4x4xf32>
+  %1 = stablehlo.convert %0 : (tensor<4x4xf32>) -> tensor<4x4xf64>
+  func.return %1 : tensor<4x4xf64>
+}
+"""
+
+
+def test_f64_result_of_f32_arithmetic_gets_f32_tolerance() -> None:
+    """The split sum rounds differently in f32; widening the result adds no precision."""
+    module = LocatingParser(xshard_context(), WIDENED_SUM, "widened").parse_module()
+    report = run_module(module, 8)
+    assert report.match
+    assert 0.0 < report.max_abs_error < 1e-4

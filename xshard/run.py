@@ -256,9 +256,22 @@ def _grids(module: ModuleOp, devices: int) -> dict[str, Grid]:
     return {name: Grid(name, op.shape_tuple()) for name, op in grids.items()}
 
 
-def _compare(got: np.ndarray, expected: np.ndarray) -> tuple[bool, float]:
+def _computed_tolerance(module: ModuleOp) -> float:
+    """The loosest tolerance of the float types the program computes in: an f64 result
+    of f32 arithmetic carries f32's rounding."""
+    tolerances = [0.0]
+    for op in module.walk():
+        for t in op.result_types:
+            element = t.element_type if isinstance(t, TensorType) else t
+            if isinstance(element, Float16Type | Float32Type | Float64Type | BFloat16Type):
+                tolerances.append(_TOLERANCE[_element_dtype(element, op).name])
+    return max(tolerances)
+
+
+def _compare(got: np.ndarray, expected: np.ndarray, computed: float) -> tuple[bool, float]:
     """Whether `got` matches, and the largest absolute difference (0 where both are
-    the same infinity or both NaN)."""
+    the same infinity or both NaN). Float results get the looser of their own type's
+    tolerance and `computed`, the program's."""
     a, b = got.astype(np.float64), expected.astype(np.float64)
     same = (a == b) | (np.isnan(a) & np.isnan(b))
     error = np.where(same, 0.0, np.abs(a - b))
@@ -266,6 +279,7 @@ def _compare(got: np.ndarray, expected: np.ndarray) -> tuple[bool, float]:
     rtol = _TOLERANCE.get(expected.dtype.name)
     if rtol is None:  # integers and booleans: exact
         return bool(same.all()) and got.shape == expected.shape, worst
+    rtol = max(rtol, computed)
     scale = max(1.0, float(np.abs(np.where(np.isfinite(b), b, 0.0)).max(initial=0.0)))
     return bool(np.all(same | (error <= rtol * scale))) and got.shape == expected.shape, worst
 
@@ -314,6 +328,7 @@ def run_module(
     outs = bridge.run_spmd(module, per_device_args, devices, platform=target)
     expected = bridge.run_global(reference, inputs, platform=target)
 
+    computed = _computed_tolerance(reference)
     match, worst = True, 0.0
     for per_device, sharding, want in zip(outs, result_shardings, expected, strict=True):
         try:
@@ -321,7 +336,7 @@ def run_module(
         except SimulationError:  # replicas that disagree, or blocks of the wrong shape
             match, worst = False, float("inf")
             continue
-        ok, error = _compare(got, want)
+        ok, error = _compare(got, want, computed)
         match, worst = match and ok, max(worst, error)
     return RunReport(match, worst, devices, count_collectives(module), module)
 
