@@ -86,3 +86,24 @@ def test_bad_pipeline_is_a_usage_error(tmp_path: Path, pipeline: str, reason: st
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert done.stderr.startswith(f"xshard-opt: error: bad pass pipeline '{pipeline}': ")
     assert reason in done.stderr
+
+
+def test_an_internal_error_is_one_line_with_exit_code_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    from xshard.cli.internal_error import report_internal_error
+
+    monkeypatch.delenv("XSHARD_TRACEBACK", raising=False)
+    try:
+        raise ValueError("a bug")
+    except ValueError as err:
+        assert report_internal_error("xshard-opt", err) == 2
+    assert capsys.readouterr().err == (
+        "xshard-opt: internal error: ValueError: a bug (set XSHARD_TRACEBACK=1 for the traceback)\n"
+    )
+    monkeypatch.setenv("XSHARD_TRACEBACK", "1")
+    with pytest.raises(ValueError, match="a bug"):
+        try:
+            raise ValueError("a bug")
+        except ValueError as err:
+            report_internal_error("xshard-opt", err)

@@ -11,7 +11,6 @@ how the lit tests check messages.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from xshard.cli.internal_error import report_internal_error
 from xshard.diagnostics import DiagnosticError, LocatingParser, format_error, verify_located
 from xshard.dialects import get_xshard_dialects
 from xshard.transforms import get_xshard_passes
@@ -141,14 +141,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except _Failure:
         sys.exit(1)
     except Exception as err:  # a bug in xshard, not bad input: say so in one line
-        if os.environ.get("XSHARD_TRACEBACK"):
-            raise
-        print(
-            f"xshard-opt: internal error: {type(err).__name__}: {err} "
-            "(set XSHARD_TRACEBACK=1 for the traceback)",
-            file=sys.stderr,
-        )
-        sys.exit(2)
+        sys.exit(report_internal_error("xshard-opt", err))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
+from xshard.cli.internal_error import report_internal_error
 from xshard.transforms.propagation.sharding_propagation import Traversal
 
 if TYPE_CHECKING:
@@ -150,14 +151,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         code = _run(args)
     except Exception as err:  # a bug in xshard, not bad input: say so in one line
-        if os.environ.get("XSHARD_TRACEBACK"):
-            raise
-        print(
-            f"{_PROG}: internal error: {type(err).__name__}: {err} "
-            "(set XSHARD_TRACEBACK=1 for the traceback)",
-            file=sys.stderr,
-        )
-        code = 2
+        code = report_internal_error(_PROG, err)
     sys.exit(code)
 
 
