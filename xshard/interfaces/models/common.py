@@ -29,6 +29,8 @@ NUMERATOR_SUM = PartialRule(PartialFlow.ONE_OPERAND, SUM, operands=(0,))
 MOVE = PartialRule(PartialFlow.PASS_THROUGH, KINDS_ALL)
 """Data movement keeps any partial state."""
 NEGATE = PartialRule(PartialFlow.PASS_THROUGH, SUM)
+SELECT_BRANCHES = PartialRule(PartialFlow.ALL_OPERANDS, SUM, operands=(1, 2))
+"""select(p, Σa, Σb) = Σ select(p, a, b) when both branches are partial alike."""
 MONOTONE = PartialRule(PartialFlow.PASS_THROUGH, frozenset({ReductionKind.MAX, ReductionKind.MIN}))
 """A non-decreasing function of one operand, defined everywhere: f(max a) = max f(a)."""
 

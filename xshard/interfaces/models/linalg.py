@@ -36,6 +36,7 @@ from xshard.interfaces.models.common import (
     MONOTONE,
     MOVE,
     SCALE_SUM,
+    SELECT_BRANCHES,
     dims_map,
 )
 from xshard.interfaces.models.linalg_partition import partition_with_init
@@ -73,7 +74,7 @@ _PARTIAL_RULES: dict[type[Operation], PartialRule] = {
     linalg.MaxOp: MAX_JOIN,
     linalg.MinOp: MIN_JOIN,
     linalg.ExpOp: MONOTONE,
-    linalg.SelectOp: PartialRule(PartialFlow.ALL_OPERANDS, LINEAR_SUM.kinds, operands=(1, 2)),
+    linalg.SelectOp: SELECT_BRANCHES,
     linalg.CopyOp: MOVE,
     linalg.TransposeOp: MOVE,
     linalg.MatmulOp: SCALE_SUM,

@@ -16,6 +16,7 @@ from xshard.interfaces.models.common import (
     NEGATE,
     NUMERATOR_SUM,
     SCALE_SUM,
+    SELECT_BRANCHES,
     contraction_rule,
     dims_map,
     elementwise_rule,
@@ -47,7 +48,7 @@ _PARTIAL_RULES: dict[type[Operation], PartialRule] = {
     hlo.MinimumOp: MIN_JOIN,
     hlo.MultiplyOp: SCALE_SUM,
     hlo.NegateOp: NEGATE,
-    hlo.SelectOp: PartialRule(PartialFlow.ALL_OPERANDS, LINEAR_SUM.kinds, operands=(1, 2)),
+    hlo.SelectOp: SELECT_BRANCHES,
     # log, sqrt and rsqrt are monotone too, but NaN below 0.
     **{
         op: MONOTONE

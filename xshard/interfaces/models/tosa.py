@@ -25,6 +25,7 @@ from xshard.interfaces.models.common import (
     MONOTONE,
     NEGATE,
     SCALE_SUM,
+    SELECT_BRANCHES,
     dims_map,
     source_rule,
 )
@@ -44,7 +45,7 @@ _PARTIAL_RULES: dict[type[Operation], PartialRule] = {
     xdsl_tosa.SubOp: LINEAR_SUM,
     tosa.MaximumOp: MAX_JOIN,
     tosa.MinimumOp: MIN_JOIN,
-    tosa.SelectOp: PartialRule(PartialFlow.ALL_OPERANDS, LINEAR_SUM.kinds, operands=(1, 2)),
+    tosa.SelectOp: SELECT_BRANCHES,
     **{
         op: MONOTONE
         for op in (
