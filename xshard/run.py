@@ -46,10 +46,9 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.simulate import SimulationError, assemble, distribute
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
-from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStablehloPass
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import Traversal
-from xshard.transforms.spmd_pipeline import SpmdPipelinePass
+from xshard.transforms.spmd_pipeline import LowerTcpIfPresentPass, SpmdPipelinePass
 
 __all__ = [
     "Collective",
@@ -304,8 +303,7 @@ def run_module(
     verify_located(module)
     grids = _grids(module, devices)
     reference = strip_annotations(module.clone())
-    if any(op.dialect_name() == "tcp" for op in reference.walk()):  # XLA runs StableHLO
-        ConvertTcpToStablehloPass().apply(ctx, reference)
+    LowerTcpIfPresentPass().apply(ctx, reference)
     entry = entry_function(module)
     inputs = random_inputs(entry, np.random.default_rng(seed))
 

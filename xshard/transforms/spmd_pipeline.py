@@ -32,7 +32,9 @@ from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 
 
 @dataclass(frozen=True)
-class _LowerTcpIfPresent(ModulePass):
+class LowerTcpIfPresentPass(ModulePass):
+    """`convert-tcp-to-stablehlo`, only on modules that hold TCP ops (XLA runs StableHLO)."""
+
     name = "convert-tcp-to-stablehlo-if-present"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -59,7 +61,7 @@ class SpmdPipelinePass(ModulePass):
             ShardingPropagationPass(self.traversal),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
-            _LowerTcpIfPresent(),
+            LowerTcpIfPresentPass(),
             ConvertShardToStablehloPass(self.target),
         )
 
