@@ -41,7 +41,7 @@ import xshard.jax as bridge
 from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, verify_located
 from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
-from xshard.interfaces.annotations import sharding_of
+from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.simulate import SimulationError, assemble, distribute
@@ -147,12 +147,11 @@ def strip_annotations(module: ModuleOp) -> ModuleOp:
 
 
 def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding | None]]:
-    """Of a fully annotated function: each argument's annotation and each result's.
-    `None` is an argument with none (unused, so it keeps its global type) or an
-    unannotated 0-d result (replicated)."""
+    """The layouts `shard-partition` gives the boundary of `fn`: each argument's first
+    result annotation and each returned annotation; `None` (none) is replicated."""
     args: list[Sharding | None] = []
     for arg in fn.body.block.args:
-        shard = next((u.operation for u in arg.uses if isinstance(u.operation, ShardOp)), None)
+        shard = result_annotation(arg)
         args.append(None if shard is None else sharding_of(shard.sharding, shard))
     ret = fn.body.block.last_op
     assert ret is not None

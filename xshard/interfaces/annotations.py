@@ -52,6 +52,19 @@ def annotation(value: SSAValue, s: Sharding, for_users: bool) -> tuple[ShardingO
     return sharding, ShardOp(value, sharding.result, annotate_for_users=for_users)
 
 
+def is_result_annotation(op: Operation) -> bool:
+    """A `shard.shard` that states its value's layout (not one asked by its users)."""
+    return isinstance(op, ShardOp) and op.annotate_for_users is None
+
+
+def result_annotation(value: SSAValue) -> ShardOp | None:
+    """The first `shard.shard` that states `value`'s layout, if any."""
+    for use in value.uses:
+        if is_result_annotation(use.operation):
+            return use.operation  # type: ignore[return-value]
+    return None
+
+
 def base_value(value: SSAValue) -> SSAValue:
     """The value under a chain of `shard.shard` annotations."""
     while isinstance(value.owner, ShardOp):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
@@ -21,7 +20,7 @@ from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import AllSliceOp
 from xshard.interfaces.annotations import SHARDING_OPTION
 from xshard.interfaces.sharding_interface import ShardingRule
-from xshard.interfaces.sharding_option import ShardingConflict, ShardingOption, build_option
+from xshard.interfaces.sharding_option import ShardingOption
 from xshard.sharding.grid import Grid
 from xshard.sharding.shapes import shard_shape
 from xshard.sharding.sharding import Sharding, ShardingError
@@ -50,10 +49,14 @@ def local_type(op: Operation, t: Attribute, s: Sharding | None, grid: Grid) -> A
 class PartitionContext:
     op: Operation
     operands: tuple[SSAValue, ...]
-    """The op's operands, partitioned: each is the local block its operand annotation asks for."""
+    """The op's operands, partitioned: each is the local block `option` asks for."""
     operand_shardings: tuple[Sharding | None, ...]
+    """The layouts of `operands` (None for non-tensors)."""
     result_shardings: tuple[Sharding | None, ...]
+    """The layouts the per-device op must give its results (None for non-tensors)."""
     rule: ShardingRule
+    option: ShardingOption
+    """How the op's loops are split, and the partial state it carries."""
     grid: Grid
     builder: Builder
     reshard: Resharder = field(repr=False)
@@ -62,18 +65,6 @@ class PartitionContext:
     outer: Mapping[SSAValue, SSAValue] = field(default_factory=dict, repr=False)
     """Global values defined before the op -> their local counterparts, for the values its
     regions capture (a `linalg.generic` body reading a scalar from outside)."""
-
-    @cached_property
-    def option(self) -> ShardingOption:
-        """The sharding option the annotations around the op realise."""
-        try:
-            return build_option(
-                self.rule, self.grid.name, self.operand_shardings, self.result_shardings
-            )
-        except ShardingConflict as err:
-            raise DiagnosticError(
-                self.op, f"inconsistent shardings around '{self.op.name}': {err}"
-            ) from err
 
     def insert(self, op: Operation) -> Operation:
         return self.builder.insert(op)

@@ -101,6 +101,10 @@ class ShardingRule:
     operand_maps: tuple[AffineMap | None, ...]
     result_maps: tuple[AffineMap, ...]
     partial: PartialRule = field(default=NO_PARTIAL)
+    accumulators: tuple[int, ...] = ()
+    """Operands the op folds into its results once (a reduction's init value): when the
+    results are partial, each device must hold its operand of the same reduction, e.g.
+    the init on one device and the identity on the others."""
 
     def __post_init__(self) -> None:
         for m in (*self.operand_maps, *self.result_maps):

@@ -2,10 +2,12 @@
 
 A `ShardingOption` assigns grid axes to each loop of an op (the RFC's "sharding
 option on operations"), plus the partial state carried through a linear op.
-`build_option` derives it from annotated operands and results, or reports a
-conflict; `operand_sharding` and `result_sharding` read back what each tensor
-looks like under the option. A split reduction loop makes results partial over
-its axes, with the loop's reduction kind: the reduction is left for later.
+`partition_options` lists the options shard-partition may run an op under, given
+the layouts of its operands and those asked of its results; `operand_sharding`
+and `result_sharding` read back what each tensor looks like under an option. A
+split reduction loop makes results partial over its axes, with the loop's
+reduction kind: the reduction is left for later, and the operands the op folds in
+once (its accumulators) are partial alike.
 
 `infer_option` is the propagation's variant: it reads split axes exactly as
 MLIR's `defaultGetShardingOption` does (results first, then operands; a loop
@@ -15,16 +17,21 @@ same choices as upstream, and adds partial axes only where they fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
 
 from xshard.interfaces.sharding_interface import (
     PartialFlow,
     ShardingRule,
     dim_loops,
 )
+from xshard.sharding.grid import Grid
 from xshard.sharding.reduction import ReductionKind
-from xshard.sharding.sharding import Sharding
+from xshard.sharding.shapes import shard_shape
+from xshard.sharding.sharding import Sharding, ShardingError
 
 
 class ShardingConflict(Exception):
@@ -53,6 +60,12 @@ class _Builder:
         self.loops: list[tuple[int, ...] | None] = [None] * len(rule.loops)
         self.carried: tuple[tuple[int, ...], ReductionKind] | None = None
         self.partial_operands: set[int] = set()
+
+    def copy(self) -> _Builder:
+        new = _Builder(self.rule, self.grid)
+        new.loops, new.carried = list(self.loops), self.carried
+        new.partial_operands = set(self.partial_operands)
+        return new
 
     def check_grid(self, s: Sharding) -> None:
         if s.grid != self.grid:
@@ -149,21 +162,50 @@ class _Builder:
         return allowed[:1]
 
 
-def build_option(
+def partition_options(
     rule: ShardingRule,
     grid: str,
     operands: Sequence[Sharding | None],
     results: Sequence[Sharding | None],
-) -> ShardingOption:
-    """The option under which every given sharding holds; results are read first."""
-    b = _Builder(rule, grid)
-    for i, s in enumerate(results):
-        if s is not None:
-            b.add_result(i, s)
-    for i, s in enumerate(operands):
-        if s is not None:
-            b.add_operand(i, s)
-    return b.finish()
+) -> Iterator[ShardingOption]:
+    """Options to run an op under, best first, for `shard-partition`.
+
+    `operands` are the layouts the operands are in, `results` the layouts asked of the
+    results (None: no wish). Any option is correct: the pass reshards each operand to
+    what the option needs and each result from what it produces. The first keeps
+    every wanted result, then each operand's split and partial axes that fit (an
+    operand whose partial state does not fit is settled first; a replicated one costs
+    nothing to slice, so it asks for nothing); then results alone, operands alone, and
+    finally nothing split at all.
+    """
+    wanted = [(i, s) for i, s in enumerate(results) if s is not None]
+    held = [(i, s) for i, s in enumerate(operands) if s is not None and not s.is_replicated]
+    for keep_results, keep_operands in ((True, True), (True, False), (False, True)):
+        b = _Builder(rule, grid)
+        if keep_results:
+            for i, s in wanted:
+                b = _tried(b, lambda b, i=i, s=s: b.add_result(i, s))
+        if keep_operands:
+            for i, s in held:
+                tried = _tried(b, lambda b, i=i, s=s: b.add_operand(i, s))
+                if tried is b and s.is_partial:
+                    tried = _tried(b, lambda b, i=i, s=s: b.add_operand(i, without_partial(s)))
+                b = tried
+        try:
+            yield b.finish()
+        except ShardingConflict:
+            pass
+    yield ShardingOption(grid, tuple(() for _ in rule.loops))
+
+
+def _tried(b: _Builder, add) -> _Builder:
+    """`b` after `add`, or `b` unchanged if `add` conflicts."""
+    trial = b.copy()
+    try:
+        add(trial)
+    except ShardingConflict:
+        return b
+    return trial
 
 
 def option_from_loops(
@@ -186,8 +228,38 @@ def operand_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> 
     m = rule.operand_maps[index]
     if m is None:
         return None
+    if index in rule.accumulators:
+        folded = result_sharding(rule, option, 0)
+        return Sharding.of(option.grid, _dims(m, option), folded.partial_axes, folded.partial_kind)
     partial = option.carried_axes if index in option.partial_operands else ()
     return Sharding.of(option.grid, _dims(m, option), partial, option.carried_kind)
+
+
+def operand_layout(
+    rule: ShardingRule, option: ShardingOption, index: int, value: SSAValue
+) -> Sharding | None:
+    """What operand `index` (`value`) must look like; a tensor no map indexes is whole."""
+    s = operand_sharding(rule, option, index)
+    if s is None and isinstance(value.type, TensorType):
+        return Sharding.replicated(option.grid)
+    return s
+
+
+def option_fits(op: Operation, rule: ShardingRule, option: ShardingOption, grid: Grid) -> bool:
+    """Whether every tensor operand and result of `op` divides evenly under `option`."""
+    layouts = [(v, operand_layout(rule, option, i, v)) for i, v in enumerate(op.operands)]
+    layouts += [
+        (r, result_sharding(rule, option, j))
+        for j, r in enumerate(op.results)
+        if isinstance(r.type, TensorType)
+    ]
+    for v, s in layouts:
+        if s is not None and isinstance(v.type, TensorType):
+            try:
+                shard_shape(v.type.get_shape(), s, grid)
+            except ShardingError:
+                return False
+    return True
 
 
 def result_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> Sharding:

@@ -88,7 +88,8 @@ def reduction_rule(
     num_inits: int,
     partial: PartialRule,
 ) -> ShardingRule:
-    """Loops = input dims; reduced ones are reductions of `kind`; results keep the others."""
+    """Loops = input dims; reduced ones are reductions of `kind`; results keep the others.
+    The inits are folded in once: partial results need them partial too."""
     loops = tuple(
         Loop.reduction(kind) if d in reduced else Loop.parallel() for d in range(input_rank)
     )
@@ -99,6 +100,7 @@ def reduction_rule(
         (identity,) * num_inputs + (dims_map(input_rank, []),) * num_inits,
         (kept,) * num_inputs,
         partial,
+        accumulators=tuple(range(num_inputs, num_inputs + num_inits)),
     )
 
 

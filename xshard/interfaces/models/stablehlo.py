@@ -25,11 +25,7 @@ from xshard.interfaces.models.common import (
     reshape_rule,
     source_rule,
 )
-from xshard.interfaces.models.stablehlo_partition import (
-    partition_reduce,
-    partition_slice,
-    partition_source,
-)
+from xshard.interfaces.models.stablehlo_partition import partition_slice, partition_source
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
     Loop,
@@ -137,12 +133,10 @@ class DotGeneralModel:
 class ReduceModel:
     """Loops are the input's dims; reduced ones are reductions of the body's kind.
 
-    A body that is not one known op (several ops, several inputs: an argmax)
-    names no kind the partial results could be settled with, so its reduced
-    dims are not split at all: no loop indexes them.
+    A body that is not one known op (several ops, several inputs: an argmax) names no
+    kind the partial results could be settled with, so its reduced dims are not split
+    at all: no loop indexes them.
     """
-
-    partition = staticmethod(partition_reduce)
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, hlo.ReduceOp)

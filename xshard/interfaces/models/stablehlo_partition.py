@@ -13,7 +13,6 @@ from xdsl.ir import Attribute, Operation
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import stablehlo as hlo
-from xshard.interfaces.annotations import base_value
 from xshard.interfaces.partition_context import PartitionContext
 from xshard.sharding.reduction import ReductionKind
 
@@ -77,29 +76,3 @@ def reduction_identity(kind: ReductionKind, element_type: Attribute) -> float | 
         ReductionKind.BITWISE_XOR: 0,
         ReductionKind.BITWISE_AND: ones,
     }.get(kind)
-
-
-def partition_reduce(op: Operation, ctx: PartitionContext) -> None:
-    """Each device reduces its block. A split reduced dim leaves partial results, which
-    is right only if each device starts from the combiner's identity: the init value
-    enters once per device."""
-    assert isinstance(op, hlo.ReduceOp)
-    s = ctx.operand_shardings[0]
-    if s is not None and any(s.axes_of(d) for d in op.dimensions.get_values()):
-        kind = hlo.reduction_kind(op)
-        for init in op.init_values:
-            const = base_value(init).owner
-            if not (
-                kind is not None
-                and isinstance(const, hlo.ConstantOp)
-                and const.value.is_splat()
-                and const.value.get_values()[0]
-                == reduction_identity(kind, const.value.get_element_type())
-            ):
-                raise DiagnosticError(
-                    op,
-                    "a reduction split across devices needs the identity of its combiner "
-                    f"({kind.value if kind else 'unknown'}) as init value: "
-                    "each device adds it once",
-                )
-    ctx.clone_local()

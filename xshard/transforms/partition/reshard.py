@@ -89,10 +89,11 @@ def _emit_make_partial(
     builder: Builder, value: SSAValue, step: MakePartial, t: TensorType, grid: Grid
 ) -> SSAValue:
     """`select(first in its group, value, identity)`; the first device's place comes from
-    its slice of a constant `[true, false, ...]` table, as all_slice finds it."""
-    if not step.masks:
-        return value
+    its slice of a constant `[true, false, ...]` table, as all_slice finds it. An
+    idempotent kind, or a value that already is the identity, needs no mask."""
     identity = reduction_identity(step.kind, t.element_type)
+    if not step.masks or _is_splat(value, identity):
+        return value
     n = grid.group_size(step.axes)
     assert identity is not None and n is not None, "masking kinds have one; grids are static"
     first = DenseIntOrFPElementsAttr.from_list(TensorType(i1, [n]), [1] + [0] * (n - 1))
@@ -106,6 +107,17 @@ def _emit_make_partial(
     fill = float(identity) if isinstance(t.element_type, AnyFloat) else int(identity)
     other = builder.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [fill])))
     return builder.insert(hlo.SelectOp(mask, value, other)).results[0]
+
+
+def _is_splat(value: SSAValue, element: float | int | None) -> bool:
+    """Whether `value` is a constant holding `element` everywhere: the identity it
+    would be masked to, so masking changes nothing."""
+    op = value.owner
+    return (
+        isinstance(op, hlo.ConstantOp)
+        and op.value.is_splat()
+        and op.value.get_values()[0] == element
+    )
 
 
 def _emit_halo(builder: Builder, value: SSAValue, step: UpdateHalo, grid: str) -> SSAValue:

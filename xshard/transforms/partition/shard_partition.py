@@ -1,30 +1,38 @@
-"""`shard-partition`: from a fully annotated global program to the program each device runs.
+"""`shard-partition`: from an annotated global program to the program each device runs.
 
 Like MLIR's pass of the same name (older `mesh-spmdization`), it rebuilds each
-function's block on per-device (local) types: block arguments take the local
-type of their annotation, each op is replaced by its per-device form (the
-model's `partition`, or the same op on local types when the model has none),
-and every pair of annotations `shard %x to A` -> `shard ... to B annotate_for_users`
-with A != B becomes the collectives `plan_reshard` chooses for A -> B. Then
-the `shard.shard` and `shard.sharding` ops are gone; `shard.grid` stays for the
-collectives.
+function's block on per-device (local) types: block arguments take the local type of
+their annotation, each op is replaced by its per-device form (the model's
+`partition`, or the same op on local types when the model has none), and each
+`shard.shard` that asks for a layout other than the one its value is in becomes the
+collectives `plan_reshard` chooses. Then the `shard.shard` and `shard.sharding` ops
+are gone; `shard.grid` stays for the collectives.
 
-Differences from upstream, on purpose:
-- partial values stay partial: a split reduction loop leaves the local partial
-  result and no all-reduce; the collective comes only where a user's annotation
-  wants the value settled, and is a reduce-scatter when that user wants it split;
-- the input must be fully annotated, checked like newer upstream's
-  `checkFullyAnnotated` (22.1.8 crashes instead), and every failure is a located
-  error;
-- option `arguments`: `partitioned` (default; each device is handed its block, the
-  RFC's first mode) or `global` (arguments keep their global types and each device
-  slices its block with `shard.all_slice`, the RFC's second mode). Results are
-  local in both modes.
+The pass knows, for every value, the layout its local value is in (`layouts`), and
+trusts no annotation to describe what an op produces: each op runs under one
+sharding option (`partition_options`: the wanted result layouts first, then what
+fits of the operands' layouts), its operands are resharded to what that option
+needs, and its results are in the layouts the option makes, from which their
+annotations reshard them. So any annotation, or none, gives a correct program:
+
+- a value nobody annotated keeps the layout its producer gives it; an argument
+  without annotation, and every function result, arrives or leaves replicated unless
+  annotated, as upstream treats them;
+- partial values stay partial while their users accept them (a split reduction loop
+  leaves the local partial result and no all-reduce); a user that does not accept
+  them gets the value settled first, and a value annotated partial is made partial;
+- only what cannot be done is refused, with a located error: a layout whose split
+  does not divide its dim, a dynamic grid or shape.
+
+Option `arguments`: `partitioned` (default; each device is handed its block, the
+RFC's first mode) or `global` (arguments keep their global types and each device
+slices its block, or makes its operand of a partial layout). Results are local in
+both modes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.builder import Builder
@@ -38,105 +46,27 @@ from xdsl.traits import IsTerminator
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
-from xshard.interfaces.annotations import sharding_of
+from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.interfaces.partition_context import PartitionContext, local_type
-from xshard.interfaces.sharding_interface import UnsupportedOp, model_for
-from xshard.interfaces.sharding_option import result_sharding
+from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
+from xshard.interfaces.sharding_option import (
+    ShardingOption,
+    operand_layout,
+    option_fits,
+    partition_options,
+    result_sharding,
+    without_partial,
+)
 from xshard.sharding.grid import Grid
-from xshard.sharding.sharding import Sharding
+from xshard.sharding.shapes import shard_shape
+from xshard.sharding.sharding import Sharding, ShardingError
 from xshard.transforms.partition.reshard import emit_reshard
 
 ArgumentMode = Literal["partitioned", "global"]
 
-_UNANNOTATED = "the function is not fully annotated (run sharding-propagation first): "
-
 
 def _is_tensor(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType)
-
-
-def _is_scalar_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType) and not value.type.get_shape()
-
-
-def _result_annotation(value: SSAValue) -> ShardOp | None:
-    for use in value.uses:
-        if _is_result_annotation(use.operation):
-            return use.operation  # type: ignore[return-value]
-    return None
-
-
-def _is_result_annotation(op: Operation) -> bool:
-    return isinstance(op, ShardOp) and op.annotate_for_users is None
-
-
-def _check_fully_annotated(fn: func.FuncOp, block: Block) -> None:
-    """Each tensor value has one use, its result annotation; each tensor operand of an op
-    comes from an `annotate_for_users` annotation (any annotation for the terminator).
-    A 0-d tensor is replicated whatever it says, and so is the result of a source op (one
-    without tensor operands: a constant, an iota), which a forward sweep never annotates;
-    both may go without a result annotation and are replicated. So may an unused
-    argument, which keeps its global type."""
-
-    def check_value(value: SSAValue, at: Operation, what: str) -> None:
-        uses = list(value.uses)
-        replicated_ok = _is_scalar_tensor(value) or (
-            isinstance(value.owner, Operation) and not any(map(_is_tensor, value.owner.operands))
-        )
-        if replicated_ok and all(isinstance(u.operation, ShardOp) for u in uses):
-            return
-        if not uses and isinstance(value, BlockArgument):
-            return
-        if len(uses) != 1 or not _is_result_annotation(uses[0].operation):
-            raise DiagnosticError(
-                at,
-                _UNANNOTATED
-                + f"{what} must have exactly one use, a 'shard.shard' result annotation",
-            )
-
-    for i, arg in enumerate(block.args):
-        if _is_tensor(arg):
-            check_value(arg, fn, f"block argument #{i}")
-    for op in block.ops:
-        if isinstance(op, ShardOp | ShardingOp):
-            continue
-        terminator = op.has_trait(IsTerminator)
-        for i, v in enumerate(op.operands):
-            owner = v.owner
-            if _is_tensor(v) and not (
-                isinstance(owner, ShardOp) and (terminator or owner.annotate_for_users is not None)
-            ):
-                kind = "a 'shard.shard'" if terminator else "a 'shard.shard ... annotate_for_users'"
-                raise DiagnosticError(
-                    op,
-                    _UNANNOTATED + f"operand #{i} of '{op.name}' must come from {kind} annotation",
-                )
-        for j, r in enumerate(op.results):
-            if _is_tensor(r):
-                check_value(r, op, f"result #{j} of '{op.name}'")
-
-
-def _as_produced(ctx: PartitionContext) -> tuple[Sharding | None, ...]:
-    """The result shardings the op produces: where a split reduction loop (or a partial
-    operand) makes a result partial but its annotation says settled, as upstream writes
-    it (22.1.8 has no partial shardings; each op all-reduces itself), the result is
-    partial here and the pass settles it right after the op. A 0-d result without
-    annotation counts as replicated."""
-    rule = ctx.rule
-    if not rule.reduction_loops() and not any(s and s.is_partial for s in ctx.operand_shardings):
-        return ctx.result_shardings
-    produced = []
-    for i, (r, s) in enumerate(zip(ctx.op.results, ctx.result_shardings, strict=True)):
-        if _is_tensor(r) and (s is None or not s.is_partial):
-            made = result_sharding(rule, ctx.option, i)
-            if made.is_partial:
-                s = replace(
-                    s or Sharding.replicated(ctx.grid.name),
-                    partial_axes=made.partial_axes,
-                    partial_kind=made.partial_kind,
-                )
-        produced.append(s)
-    return tuple(produced)
 
 
 class _FunctionPartition:
@@ -145,8 +75,8 @@ class _FunctionPartition:
         self.arguments = arguments
         self.values: dict[SSAValue, SSAValue] = {}
         """Global value -> its local counterpart in the new block."""
-        self.shardings: dict[SSAValue, Sharding] = {}
-        """`shard.shard` result -> the sharding it states."""
+        self.layouts: dict[SSAValue, Sharding] = {}
+        """Global tensor value -> the layout of its local value; absent: replicated."""
         self.grids: dict[str, Grid] = {}
         self.reshards: dict[tuple[SSAValue, Sharding, Sharding], SSAValue] = {}
         self.builder: Builder
@@ -165,26 +95,29 @@ class _FunctionPartition:
             self.grids[name] = Grid(name, shape)
         return self.grids[name]
 
-    def result_sharding(self, value: SSAValue) -> Sharding | None:
-        """The sharding of `value`'s result annotation; None for an unannotated 0-d tensor."""
-        annotation = _result_annotation(value)
-        return None if annotation is None else sharding_of(annotation.sharding, annotation)
+    def layout(self, value: SSAValue, grid: str) -> Sharding:
+        return self.layouts.get(value) or Sharding.replicated(grid)
 
-    def reshard(
-        self, at: Operation, value: SSAValue, src: Sharding, dst: Sharding, global_type: Attribute
-    ) -> SSAValue:
-        key = (value, src, dst)
+    def reshard(self, at: Operation, value: SSAValue, dst: Sharding) -> SSAValue:
+        """The local value of global `value`, laid out as `dst`."""
+        local = self.values[value]
+        src = self.layout(value, dst.grid)
+        if src == dst:
+            return local
+        key = (local, src, dst)
         if key not in self.reshards:
+            global_type = value.type
             assert isinstance(global_type, TensorType)
             grid = self.grid(dst.grid, at)
-            self.reshards[key] = emit_reshard(self.builder, at, value, src, dst, global_type, grid)
+            self.reshards[key] = emit_reshard(
+                self.builder, at, local, src, dst, global_type, grid
+            )
         return self.reshards[key]
 
     def run(self) -> None:
         if len(self.fn.body.blocks) != 1:
             raise DiagnosticError(self.fn, "shard-partition supports only functions with one block")
         block = self.fn.body.block
-        _check_fully_annotated(self.fn, block)
         new_block = Block(arg_types=[self.argument_type(a) for a in block.args])
         for old, new in zip(block.args, new_block.args, strict=True):
             new.name_hint = old.name_hint
@@ -195,9 +128,9 @@ class _FunctionPartition:
                 continue
             if isinstance(op, ShardOp):
                 self.visit_shard(op)
-            elif not op.has_trait(IsTerminator) and any(
-                map(_is_tensor, (*op.operands, *op.results))
-            ):
+            elif op.has_trait(IsTerminator):
+                self.visit_terminator(op)
+            elif any(map(_is_tensor, (*op.operands, *op.results))):
                 self.visit_sharded(op)
             else:
                 self.builder.insert(op.clone(value_mapper=self.values))
@@ -208,28 +141,39 @@ class _FunctionPartition:
         self.fn.function_type = FunctionType.from_lists(new_block.arg_types, outputs)
 
     def argument_type(self, arg: BlockArgument) -> Attribute:
-        if not _is_tensor(arg) or self.arguments == "global":
+        """Partitioned arguments arrive in the layout of their first annotation."""
+        annotation = result_annotation(arg)
+        if not _is_tensor(arg) or annotation is None or self.arguments == "global":
             return arg.type
-        annotation = _result_annotation(arg)
-        if annotation is None:
-            return arg.type
-        s = sharding_of(annotation.sharding, annotation)
+        s = self.checked_sharding(annotation)
+        self.layouts[arg] = s
         return local_type(annotation, arg.type, s, self.grid(s.grid, annotation))
 
-    def visit_shard(self, op: ShardOp) -> None:
+    def checked_sharding(self, op: ShardOp) -> Sharding:
+        """The sharding `op` states, refused with a located error if `op`'s value cannot
+        be laid out so."""
         s = sharding_of(op.sharding, op)
-        src = op.src
-        local = self.values[src]
-        if isinstance(src.owner, ShardOp):
-            local = self.reshard(op, local, self.shardings[src], s, src.type)
-        elif op.annotate_for_users is not None:
-            local = self.reshard(op, local, Sharding.replicated(s.grid), s, src.type)
-        elif isinstance(src, BlockArgument) and self.arguments == "global":
-            if s.is_partial:
-                raise DiagnosticError(op, "with arguments=global an argument cannot be partial")
-            local = self.reshard(op, local, Sharding.replicated(s.grid), s, src.type)
-        self.values[op.result] = local
-        self.shardings[op.result] = s
+        t = op.src.type
+        if isinstance(t, TensorType):
+            grid = self.grid(s.grid, op)
+            try:
+                shard_shape(t.get_shape(), s, grid)
+            except ShardingError as err:
+                raise DiagnosticError(op, _unfit_message(t, s, grid, err)) from err
+        return s
+
+    def visit_shard(self, op: ShardOp) -> None:
+        s = self.checked_sharding(op)
+        self.values[op.result] = self.reshard(op, op.src, s)
+        self.layouts[op.result] = s
+
+    def visit_terminator(self, op: Operation) -> None:
+        """A returned value leaves in its annotation's layout, replicated without one."""
+        mapper = dict(self.values)
+        for v in op.operands:
+            if _is_tensor(v) and not isinstance(v.owner, ShardOp) and v in self.layouts:
+                mapper[v] = self.reshard(op, v, Sharding.replicated(self.layouts[v].grid))
+        self.builder.insert(op.clone(value_mapper=mapper))
 
     def visit_sharded(self, op: Operation) -> None:
         model = model_for(op)
@@ -241,30 +185,40 @@ class _FunctionPartition:
             rule = model.rule(op)
         except UnsupportedOp as err:
             raise DiagnosticError(op, f"'{op.name}' cannot be partitioned: {err}") from err
-        operand_shardings = tuple(
-            self.shardings.get(v) if _is_tensor(v) else None for v in op.operands
-        )
-        result_shardings = tuple(
-            self.result_sharding(r) if _is_tensor(r) else None for r in op.results
-        )
-        grids = {s.grid for s in (*operand_shardings, *result_shardings) if s is not None}
-        if not grids:
+        wanted = [
+            self.checked_sharding(a) if _is_tensor(r) and (a := result_annotation(r)) else None
+            for r in op.results
+        ]
+        held = [self.layouts.get(v) if _is_tensor(v) else None for v in op.operands]
+        grids = {s.grid for s in (*held, *wanted) if s is not None}
+        if not grids:  # everything replicated: the op is its own per-device form
             self.builder.insert(op.clone(value_mapper=self.values))
             return
         if len(grids) != 1:
             raise DiagnosticError(op, f"'{op.name}' is sharded on several grids: {sorted(grids)}")
+        grid = self.grid(grids.pop(), op)
+        option = self.choose_option(op, rule, grid, held, wanted)
+        operand_layouts = tuple(
+            operand_layout(rule, option, i, v) for i, v in enumerate(op.operands)
+        )
         ctx = PartitionContext(
             op,
-            tuple(self.values[v] for v in op.operands),
-            operand_shardings,
-            result_shardings,
+            tuple(
+                self.values[v] if s is None else self.reshard(op, v, s)
+                for v, s in zip(op.operands, operand_layouts, strict=True)
+            ),
+            operand_layouts,
+            tuple(
+                result_sharding(rule, option, j) if _is_tensor(r) else None
+                for j, r in enumerate(op.results)
+            ),
             rule,
-            self.grid(grids.pop(), op),
+            option,
+            grid,
             self.builder,
-            lambda value, src, dst, t: self.reshard(op, value, src, dst, t),
+            lambda value, src, dst, t: self.reshard_local(op, value, src, dst, t, grid),
             outer=self.values,
         )
-        ctx.result_shardings = _as_produced(ctx)
         partition = getattr(model, "partition", None)
         if partition is None:
             ctx.clone_local()
@@ -278,14 +232,71 @@ class _FunctionPartition:
                 f"partition of '{op.name}' gave results {got}, "
                 f"expected {[str(t) for t in expected]}",
             )
-        for r, local, produced, wanted in zip(
-            op.results, ctx.results, ctx.result_shardings, result_shardings, strict=True
-        ):
-            if produced != wanted:
-                assert produced is not None
-                wanted = wanted or Sharding.replicated(ctx.grid.name)
-                local = self.reshard(op, local, produced, wanted, r.type)
+        for r, local, produced in zip(op.results, ctx.results, ctx.result_shardings, strict=True):
             self.values[r] = local
+            if produced is not None and not produced.is_replicated:
+                self.layouts[r] = produced
+
+    def choose_option(
+        self,
+        op: Operation,
+        rule: ShardingRule,
+        grid: Grid,
+        held: list[Sharding | None],
+        wanted: list[Sharding | None],
+    ) -> ShardingOption:
+        """The first of `partition_options` under which every tensor divides evenly. A
+        partial value the op reads twice but may keep partial only once is settled once
+        for both reads, not once for one read and again after the op."""
+        held = list(held)
+        while True:
+            option = next(
+                o
+                for o in partition_options(rule, grid.name, held, wanted)
+                if option_fits(op, rule, o, grid)
+            )
+            kept: dict[SSAValue, set[bool]] = {}
+            for i, v in enumerate(op.operands):
+                if (s := held[i]) is not None and s.is_partial:
+                    layout = operand_layout(rule, option, i, v)
+                    kept.setdefault(v, set()).add(layout is not None and layout.is_partial)
+            mixed = [i for i, v in enumerate(op.operands) if kept.get(v) == {True, False}]
+            if not mixed:
+                return option
+            for i in mixed:
+                held[i] = without_partial(held[i])  # type: ignore[arg-type]
+
+    def reshard_local(
+        self,
+        at: Operation,
+        value: SSAValue,
+        src: Sharding,
+        dst: Sharding,
+        global_type: Attribute,
+        grid: Grid,
+    ) -> SSAValue:
+        """The reshard models call on local values they built themselves."""
+        assert isinstance(global_type, TensorType)
+        return emit_reshard(self.builder, at, value, src, dst, global_type, grid)
+
+
+def _unfit_message(t: TensorType, s: Sharding, grid: Grid, err: ShardingError) -> str:
+    """Why `t` cannot be laid out as `s`, and which splits of its dims would fit."""
+    shape = t.get_shape()
+    hints = []
+    for d in s.split_dims:
+        if shape[d] < 0 or not shape[d] % (grid.group_size(s.axes_of(d)) or 1):
+            continue
+        fit = [str(a) for a in range(grid.rank) if not shape[d] % (grid.shape[a] or 1)]
+        hints.append(
+            f"dim {d} of size {shape[d]} "
+            + (f"can be split over grid axis {' or '.join(fit)}" if fit else "must stay unsplit")
+        )
+    grid_text = "x".join(str(n) for n in grid.shape)
+    return (
+        f"a value of type {t} cannot be laid out as {s} on grid @{grid.name} "
+        f"(shape = {grid_text}): {err}" + "".join(f"; {h}" for h in hints)
+    )
 
 
 @dataclass(frozen=True)

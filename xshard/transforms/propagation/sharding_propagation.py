@@ -25,10 +25,11 @@ Differences from upstream, on purpose:
   (`partial = sum [axis]`) instead of an all-reduce, and linear ops let partial
   operands through (see `PartialRule`); partial axes never change which split
   axes are chosen (reshards are ranked on split axes alone);
-- at the end, a tensor argument without a result annotation gets one: the
-  sharding of its first `annotate_for_users` user written by this pass (the
-  layout upstream's partition gives it too); the user's own annotations on an
-  argument's uses are left as written;
+- at the end, a tensor argument without a result annotation gets one: the split
+  axes of its first `annotate_for_users` user written by this pass (the layout
+  upstream's partition gives it too), never partial: callers hand whole values,
+  which are made partial for free where a user wants; the user's own annotations
+  on an argument's uses are left as written;
 - an op may carry `shard.sharding_option` (the RFC's sharding option on
   operations), which propagation takes as given;
 - an op without a sharding model is an error naming it, never silently
@@ -45,26 +46,33 @@ from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, IsTerminator
 
 from xshard.diagnostics import DiagnosticError
-from xshard.dialects.shard import GetShardingOp, GridOp, ShardingOp, ShardOp
-from xshard.interfaces.annotations import annotation, sharding_of, sharding_option_of
+from xshard.dialects.shard import GetShardingOp, GridOp, ShardingOp, ShardOp, lookup_grid
+from xshard.interfaces.annotations import (
+    annotation,
+    is_result_annotation,
+    sharding_of,
+    sharding_option_of,
+)
 from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
 from xshard.interfaces.sharding_option import (
     Annotation,
     ShardingConflict,
     ShardingOption,
     infer_option,
-    operand_sharding,
+    operand_layout,
+    option_fits,
     option_from_loops,
     result_sharding,
     without_partial,
 )
+from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
@@ -78,10 +86,6 @@ def is_tensor(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType)
 
 
-def _is_result_annotation(op: Operation) -> bool:
-    return isinstance(op, ShardOp) and op.annotate_for_users is None
-
-
 def _is_use_annotation(op: Operation) -> bool:
     return isinstance(op, ShardOp) and op.annotate_for_users is not None
 
@@ -92,16 +96,6 @@ def _needs_model(op: Operation) -> bool:
     if op.has_trait(ConstantLike) and model_for(op) is None:
         return False
     return any(is_tensor(v) for v in (*op.operands, *op.results))
-
-
-def _operand_want(
-    rule: ShardingRule, option: ShardingOption, index: int, value: SSAValue
-) -> Sharding | None:
-    """What operand `index` must look like; a tensor no loop indexes (a zero point) is whole."""
-    s = operand_sharding(rule, option, index)
-    if s is None and is_tensor(value):
-        return Sharding.replicated(option.grid)
-    return s
 
 
 def _choices(found: list[tuple[bool, Annotation] | None]) -> Iterator[tuple]:
@@ -125,6 +119,7 @@ class _FunctionPropagation:
         self.parsed = 0
         """How many `shard.shard` ops the function had before the pass."""
         self.rewriter = Rewriter()
+        self.grids: dict[str, Grid | None] = {}
 
     @property
     def block(self) -> Block:
@@ -186,7 +181,7 @@ class _FunctionPropagation:
     def result_annotation(self, value: SSAValue) -> tuple[bool, Annotation] | None:
         """(must keep, annotation) for a result, read as upstream's `getSharding` does."""
         users = [use.operation for use in value.uses]
-        if any(map(_is_result_annotation, users)):
+        if any(map(is_result_annotation, users)):
             if len(users) != 1:
                 return None
             assert isinstance(users[0], ShardOp)
@@ -211,7 +206,7 @@ class _FunctionPropagation:
             if is_tensor(r):
                 self.annotate_result(op, r, result_sharding(rule, option, j))
         for i, v in enumerate(op.operands):
-            if (s := _operand_want(rule, option, i, v)) is not None:
+            if (s := operand_layout(rule, option, i, v)) is not None:
                 self.annotate_operand(op, i, s)
 
     def select(self, op: Operation, rule: ShardingRule) -> ShardingOption | None:
@@ -224,7 +219,7 @@ class _FunctionPropagation:
                     option = infer_option(rule, operand_choice, result_choice)
                 except ShardingConflict:
                     continue
-                if option is None:
+                if option is None or not self.fits(op, rule, option):
                     continue
                 rank = self.rank(op, rule, option)
                 if rank == NO_RESHARD:
@@ -233,12 +228,21 @@ class _FunctionPropagation:
                     best = (rank, option)
         return None if best is None else best[1]
 
+    def fits(self, op: Operation, rule: ShardingRule, option: ShardingOption) -> bool:
+        """Whether `option` splits every tensor evenly: one that does not is never written."""
+        if option.grid not in self.grids:
+            found = lookup_grid(op, SymbolRefAttr(option.grid))
+            shape = None if found is None else found.shape_tuple()
+            self.grids[option.grid] = None if shape is None else Grid(option.grid, shape)
+        grid = self.grids[option.grid]
+        return grid is None or option_fits(op, rule, option, grid)
+
     def rank(self, op: Operation, rule: ShardingRule, option: ShardingOption) -> int:
         """How much resharding `option` costs, on split axes (partial axes are settled anyway)."""
         rank = NO_RESHARD
         for i, v in enumerate(op.operands):
             if isinstance(v.owner, ShardOp):
-                want = _operand_want(rule, option, i, v)
+                want = operand_layout(rule, option, i, v)
                 if want is None or without_partial(want) != without_partial(self.sharding(v.owner)):
                     if v.owner.annotate_for_users is not None:
                         return RESHARD_OWN
@@ -277,13 +281,13 @@ class _FunctionPropagation:
         new: ShardOp | None = None
         for use in list(value.uses):
             user = use.operation
-            if _is_result_annotation(user) and self.sharding(user) == s:
+            if is_result_annotation(user) and self.sharding(user) == s:
                 new = new or user
                 continue
             if new is None:
                 new = self.new_shard(value, s, False, InsertPoint.after(op))
             user.operands[use.index] = new.result
-            if _is_result_annotation(user):
+            if is_result_annotation(user):
                 again = self.chain(new, True, InsertPoint.after(new))
                 new.result.replace_uses_with_if(
                     again.result, lambda u, again=again: u.operation is not again
@@ -311,14 +315,13 @@ class _FunctionPropagation:
         position = {op: i for i, op in enumerate(block.ops)}
         for arg in block.args:
             users = [use.operation for use in arg.uses]
-            if not is_tensor(arg) or any(map(_is_result_annotation, users)):
+            if not is_tensor(arg) or any(map(is_result_annotation, users)):
                 continue
             ours = (u for u in users if isinstance(u, ShardOp) and self.age[u] >= self.parsed)
             flagged = sorted(ours, key=position.__getitem__)
             if flagged:
-                new = self.new_shard(
-                    arg, self.sharding(flagged[0]), False, InsertPoint.at_start(block)
-                )
+                layout = without_partial(self.sharding(flagged[0]))
+                new = self.new_shard(arg, layout, False, InsertPoint.at_start(block))
                 arg.replace_uses_with_if(
                     new.result,
                     lambda u, new=new: isinstance(u.operation, ShardOp) and u.operation is not new,

@@ -486,7 +486,8 @@ func.func @dot_general_partial_lhs(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> 
 
 // -----
 
-// A sum over a split dim of a partial sum: partial over both axes.
+// A sum over a split dim of a partial sum: partial over both axes, and so is the init,
+// which the reduction folds in once.
 shard.grid @g(shape = 2x2)
 func.func @reduce_sum_of_partial(%a: tensor<4x8xf32>, %z: tensor<f32>) -> tensor<8xf32> {
   %s0 = shard.sharding @g split_axes = [[0]] partial = sum [1] : !shard.sharding
@@ -498,7 +499,7 @@ func.func @reduce_sum_of_partial(%a: tensor<4x8xf32>, %z: tensor<f32>) -> tensor
 // CHECK:       %x0 = shard.shard
 // CHECK-NEXT:  %[[S0:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  %{{.+}} = shard.shard %x0 to %[[S0]] annotate_for_users : tensor<4x8xf32>
-// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [0, 1] : !shard.sharding
 // CHECK-NEXT:  %{{.+}} = shard.shard %{{.+}} to %[[S1]] annotate_for_users : tensor<f32>
 // CHECK-NEXT:  %[[R:.+]] = stablehlo.reduce
 // CHECK-NEXT:  %[[SR:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [0, 1] : !shard.sharding

@@ -1,6 +1,7 @@
 // stablehlo.reduce: one loop per input dim; the reduced ones are reductions of
 // the kind the body names (add: sum, maximum: max, minimum: min, multiply:
-// product). A split reduced dim leaves the results partial of that kind. A body
+// product). A split reduced dim leaves the results partial of that kind, and asks
+// the same of the init, which the reduction folds in once. A body
 // that names no kind (several ops, several inputs) may not have its reduced
 // dims split: nothing could settle the partial results.
 // RUN: xshard-opt %s --split-input-file -p sharding-propagation | filecheck %s
@@ -18,7 +19,7 @@ func.func @sum_forward(%in: tensor<4x8xf32>, %z: tensor<f32>) -> tensor<4xf32> {
 // CHECK:       %x = shard.shard %in to %s
 // CHECK-NEXT:  %[[S0:.+]] = shard.sharding @g split_axes = {{\[\[}}0], [1]] : !shard.sharding
 // CHECK-NEXT:  %[[X:.+]] = shard.shard %x to %[[S0]] annotate_for_users : tensor<4x8xf32>
-// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  %[[I:.+]] = shard.shard %[[Z]] to %[[S1]] annotate_for_users : tensor<f32>
 // CHECK-NEXT:  %[[R:.+]] = stablehlo.reduce(%[[X]] init: %[[I]]) applies stablehlo.add across dimensions = [1]
 // CHECK-NEXT:  %[[S2:.+]] = shard.sharding @g split_axes = {{\[\[}}0]] partial = sum [1] : !shard.sharding
@@ -60,7 +61,7 @@ func.func @sum_backward_partial(%in: tensor<4x8xf32>, %z: tensor<f32>) -> tensor
 // CHECK-DAG:   %[[IN:.+]] = shard.shard %in to
 // CHECK:       %[[S0:.+]] = shard.sharding @g split_axes = {{\[\[}}0], [1]] : !shard.sharding
 // CHECK-NEXT:  %[[X:.+]] = shard.shard %[[IN]] to %[[S0]] annotate_for_users : tensor<4x8xf32>
-// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK-NEXT:  %[[S1:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [1] : !shard.sharding
 // CHECK-NEXT:  shard.shard %{{.+}} to %[[S1]] annotate_for_users : tensor<f32>
 // CHECK-NEXT:  stablehlo.reduce(%[[X]]
 

@@ -99,19 +99,19 @@ func.func @reduce_forward(%x: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x1xf
 // renumbered).
 shard.grid @g(shape = 2x2)
 
-func.func @reduce_backward(%x: tensor<4x8x6xf32>) -> tensor<4x1x6xf32> {
+func.func @reduce_backward(%x: tensor<4x8x8xf32>) -> tensor<4x1x8xf32> {
   %s = shard.sharding @g split_axes = [[], [], [1, 0]] : !shard.sharding
-  %0 = tcp.reduce_sum %x {axes = [1]} : tensor<4x8x6xf32> -> tensor<4x1x6xf32>
-  %1 = shard.shard %0 to %s : tensor<4x1x6xf32>
-  return %1 : tensor<4x1x6xf32>
+  %0 = tcp.reduce_sum %x {axes = [1]} : tensor<4x8x8xf32> -> tensor<4x1x8xf32>
+  %1 = shard.shard %0 to %s : tensor<4x1x8xf32>
+  return %1 : tensor<4x1x8xf32>
 }
 
 // CHECK-LABEL: func.func @reduce_backward
 // CHECK:       %s = shard.sharding
 // CHECK-NEXT:  %[[S:.*]] = shard.sharding @g split_axes = {{\[\[}}], [], [1, 0]] : !shard.sharding
-// CHECK-NEXT:  %[[X:.*]] = shard.shard %{{.*}} to %[[S]] annotate_for_users : tensor<4x8x6xf32>
+// CHECK-NEXT:  %[[X:.*]] = shard.shard %{{.*}} to %[[S]] annotate_for_users : tensor<4x8x8xf32>
 // CHECK-NEXT:  %[[R:.*]] = tcp.reduce_sum %[[X]]
-// CHECK-NEXT:  shard.shard %[[R]] to %s : tensor<4x1x6xf32>
+// CHECK-NEXT:  shard.shard %[[R]] to %s : tensor<4x1x8xf32>
 
 // -----
 

@@ -71,24 +71,24 @@ func.func @slice_forward(%x: tensor<8x6x6xf32>) -> tensor<4x6x4xf32> {
 // Backward: the same, from the result.
 shard.grid @g(shape = 2x2)
 
-func.func @slice_backward(%x: tensor<8x6x6xf32>) -> tensor<4x6x4xf32> {
+func.func @slice_backward(%x: tensor<8x8x6xf32>) -> tensor<4x8x4xf32> {
   %s = shard.sharding @g split_axes = [[], [0, 1]] : !shard.sharding
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
-  %c6 = arith.constant 6 : index
-  %0 = tcp.slice %x starts(%c0, %c0, %c2) sizes(%c4, %c6, %c4) strides(%c2, %c1, %c1) : tensor<8x6x6xf32> -> tensor<4x6x4xf32>
-  %1 = shard.shard %0 to %s : tensor<4x6x4xf32>
-  return %1 : tensor<4x6x4xf32>
+  %c8 = arith.constant 8 : index
+  %0 = tcp.slice %x starts(%c0, %c0, %c2) sizes(%c4, %c8, %c4) strides(%c2, %c1, %c1) : tensor<8x8x6xf32> -> tensor<4x8x4xf32>
+  %1 = shard.shard %0 to %s : tensor<4x8x4xf32>
+  return %1 : tensor<4x8x4xf32>
 }
 
 // CHECK-LABEL: func.func @slice_backward
-// CHECK:       %c6 = arith.constant 6 : index
+// CHECK:       %c8 = arith.constant 8 : index
 // CHECK-NEXT:  %[[S:.*]] = shard.sharding @g split_axes = {{\[\[}}], [0, 1]] : !shard.sharding
-// CHECK-NEXT:  %[[X:.*]] = shard.shard %{{.*}} to %[[S]] annotate_for_users : tensor<8x6x6xf32>
+// CHECK-NEXT:  %[[X:.*]] = shard.shard %{{.*}} to %[[S]] annotate_for_users : tensor<8x8x6xf32>
 // CHECK-NEXT:  %[[R:.*]] = tcp.slice %[[X]]
-// CHECK-NEXT:  shard.shard %[[R]] to %s : tensor<4x6x4xf32>
+// CHECK-NEXT:  shard.shard %[[R]] to %s : tensor<4x8x4xf32>
 
 // -----
 

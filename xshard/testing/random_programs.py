@@ -1,0 +1,432 @@
+"""Random sharded StableHLO programs for property tests (hypothesis strategies).
+
+`programs()` draws a grid (1-D or 2-D), a DAG of 3-10 StableHLO ops over a few
+arguments, and random `shard.shard` annotations (split and partial axes) on
+arguments, on some intermediates (as results and for their users) and on results;
+every split it writes divides its dim, so every program it draws is valid and must
+partition and match one device. Magnitudes are tracked so that no value overflows
+f32 and comparisons are not decided by rounding: a test failure is a wrong number,
+a refusal or a crash, never noise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from math import prod
+
+from hypothesis import strategies as st
+
+Shape = tuple[int, ...]
+
+GRIDS: tuple[Shape, ...] = ((4,), (8,), (2, 2), (2, 4))
+EXTENTS = (2, 4, 8)
+MAX_RANK = 3
+MAX_MAGNITUDE = 1e4
+"""Values may grow to about this: far from f32 overflow and far above rounding noise."""
+
+
+@dataclass
+class Value:
+    name: str
+    shape: Shape
+    magnitude: float
+    """A rough bound of |value|, so ops that would overflow are not drawn."""
+
+    @property
+    def type(self) -> str:
+        return tensor_type(self.shape)
+
+
+def tensor_type(shape: Shape, element: str = "f32") -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + f"{element}>"
+
+
+@dataclass
+class Program:
+    text: str
+    grid: Shape
+    has_partial: bool
+    ops: int
+
+    @property
+    def devices(self) -> int:
+        return prod(self.grid)
+
+
+@dataclass
+class _Builder:
+    draw: Callable
+    grid: Shape
+    lines: list[str] = field(default_factory=list)
+    args: list[Value] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)
+    counter: int = 0
+    ops: int = 0
+    has_partial: bool = False
+
+    def fresh(self, prefix: str = "v") -> str:
+        self.counter += 1
+        return f"%{prefix}{self.counter}"
+
+    def emit(self, shape: Shape, magnitude: float, text: str, keep: bool = True) -> Value:
+        value = Value(self.fresh(), shape, magnitude)
+        self.lines.append(f"  {value.name} = {text}")
+        self.ops += 1
+        if keep:
+            self.values.append(value)
+        return value
+
+    def new_arg(self, shape: Shape) -> Value:
+        value = Value(f"%a{len(self.args)}", shape, 3.0)
+        self.args.append(value)
+        self.values.append(value)
+        return value
+
+    # ---------------------------------------------------------------- shardings
+
+    def sharding(self, shape: Shape, partial_ok: bool = True) -> str:
+        """A random layout of `shape`: each grid axis splits a dim it divides, is
+        partial, or is unused."""
+        split: list[list[int]] = [[] for _ in shape]
+        partial: list[int] = []
+        for axis in self.draw(st.permutations(range(len(self.grid)))):
+            choices = ["none"]
+            choices += [f"dim{d}" for d in range(len(shape)) if self._divides(shape, split, d, axis)]
+            if partial_ok:
+                choices.append("partial")
+            choice = self.draw(st.sampled_from(choices))
+            if choice == "partial":
+                partial.append(axis)
+            elif choice != "none":
+                split[int(choice[3:])].append(axis)
+        text = "[" + ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in split) + "]"
+        if partial:
+            kind = self.draw(st.sampled_from(["sum", "sum", "sum", "max"]))
+            text += f" partial = {kind} [" + ", ".join(map(str, sorted(partial))) + "]"
+            self.has_partial = True
+        return f"shard.sharding @g split_axes = {text} : !shard.sharding"
+
+    def _divides(self, shape: Shape, split: list[list[int]], dim: int, axis: int) -> bool:
+        shards = prod(self.grid[a] for a in split[dim]) * self.grid[axis]
+        return shape[dim] % shards == 0
+
+    def annotate(self, value: Value, for_users: bool) -> Value:
+        s = self.fresh("s")
+        self.lines.append(f"  {s} = {self.sharding(value.shape)}")
+        out = Value(self.fresh(), value.shape, value.magnitude)
+        flag = " annotate_for_users" if for_users else ""
+        self.lines.append(f"  {out.name} = shard.shard {value.name} to {s}{flag} : {value.type}")
+        return out
+
+    def maybe_annotate(self, value: Value) -> Value:
+        """Intermediates: sometimes a result annotation, sometimes one for the users."""
+        how = self.draw(st.sampled_from(["none", "none", "result", "users", "both"]))
+        if how in ("result", "both"):
+            value = self.annotate(value, False)
+        if how in ("users", "both"):
+            value = self.annotate(value, True)
+        return value
+
+    # ---------------------------------------------------------------- ops
+
+    def pick(self, ok: Callable[[Value], bool] = lambda v: True) -> Value | None:
+        candidates = [v for v in self.values if ok(v)]
+        return self.draw(st.sampled_from(candidates)) if candidates else None
+
+    def shape(self, rank: int | None = None) -> Shape:
+        if rank is None:
+            rank = self.draw(st.integers(1, MAX_RANK))
+        return tuple(self.draw(st.sampled_from(EXTENTS)) for _ in range(rank))
+
+    def same_shape_partner(self, a: Value) -> Value:
+        b = self.pick(lambda v: v.shape == a.shape and v is not a)
+        if b is None or self.draw(st.booleans()):
+            b = self.draw(st.sampled_from([a, self.new_arg(a.shape)]))
+        return b
+
+    def unary(self) -> None:
+        a = self.pick()
+        assert a is not None
+        op = self.draw(st.sampled_from(["negate", "abs", "tanh", "logistic", "sine", "exp-tanh"]))
+        if op == "exp-tanh":
+            t = self.emit(a.shape, 1.0, f"stablehlo.tanh {a.name} : {a.type}", keep=False)
+            self.emit(a.shape, 3.0, f"stablehlo.exponential {t.name} : {a.type}")
+            return
+        bound = {"negate": a.magnitude, "abs": a.magnitude}.get(op, 1.0)
+        self.emit(a.shape, bound, f"stablehlo.{op} {a.name} : {a.type}")
+
+    def binary(self) -> None:
+        a = self.pick()
+        assert a is not None
+        b = self.same_shape_partner(a)
+        ops = ["add", "subtract", "maximum", "minimum", "divide"]
+        if a.magnitude * b.magnitude <= MAX_MAGNITUDE:
+            ops += ["multiply", "multiply"]
+        op = self.draw(st.sampled_from(ops))
+        if op == "divide":  # by exp(tanh(b)), in [1/e, e]: never near zero
+            t = self.emit(a.shape, 1.0, f"stablehlo.tanh {b.name} : {a.type}", keep=False)
+            e = self.emit(a.shape, 3.0, f"stablehlo.exponential {t.name} : {a.type}", keep=False)
+            self.emit(a.shape, 3 * a.magnitude, f"stablehlo.divide {a.name}, {e.name} : {a.type}")
+            return
+        bound = {
+            "multiply": a.magnitude * b.magnitude,
+            "maximum": max(a.magnitude, b.magnitude),
+            "minimum": max(a.magnitude, b.magnitude),
+        }.get(op, a.magnitude + b.magnitude)
+        self.emit(a.shape, bound, f"stablehlo.{op} {a.name}, {b.name} : {a.type}")
+
+    def select(self) -> None:
+        """select(x > 0, a, b) on an argument x, whose values no rounding moves past 0."""
+        a = self.pick()
+        assert a is not None
+        b = self.same_shape_partner(a)
+        x = next((v for v in self.args if v.shape == a.shape), None) or self.new_arg(a.shape)
+        zero = self.emit((), 0.0, "stablehlo.constant dense<0.000000e+00> : tensor<f32>", False)
+        zeros = self.emit(
+            a.shape,
+            0.0,
+            f"stablehlo.broadcast_in_dim {zero.name}, dims = [] : (tensor<f32>) -> {a.type}",
+            keep=False,
+        )
+        pred = tensor_type(a.shape, "i1")
+        c = self.emit(
+            a.shape,
+            1.0,
+            f"stablehlo.compare GT, {x.name}, {zeros.name}, FLOAT : ({a.type}, {a.type}) -> {pred}",
+            keep=False,
+        )
+        self.emit(
+            a.shape,
+            max(a.magnitude, b.magnitude),
+            f"stablehlo.select {c.name}, {a.name}, {b.name} : {pred}, {a.type}",
+        )
+
+    def dot_general(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1 and v.magnitude < MAX_MAGNITUDE / 64)
+        if a is None:
+            return self.unary()
+        rank = len(a.shape)
+        roles = [self.draw(st.sampled_from(["batch", "contract", "free"])) for _ in a.shape]
+        lhs_batch = [d for d in range(rank) if roles[d] == "batch"]
+        lhs_contract = [d for d in range(rank) if roles[d] == "contract"]
+        lhs_free = [d for d in range(rank) if roles[d] == "free"]
+        rhs_free = self.shape(self.draw(st.integers(0, max(0, 3 - len(lhs_batch) - len(lhs_free)))))
+        rhs_dims = (
+            [("batch", i) for i in range(len(lhs_batch))]
+            + [("contract", i) for i in range(len(lhs_contract))]
+            + [("free", i) for i in range(len(rhs_free))]
+        )
+        order = self.draw(st.permutations(rhs_dims))
+        rhs_shape = tuple(
+            a.shape[lhs_batch[i]] if role == "batch"
+            else a.shape[lhs_contract[i]] if role == "contract"
+            else rhs_free[i]
+            for role, i in order
+        )
+        b = self.pick(lambda v: v.shape == rhs_shape and v.magnitude < MAX_MAGNITUDE / 64)
+        b = b or self.new_arg(rhs_shape)
+        b = self.maybe_annotate(b)
+        rhs_batch = [order.index(("batch", i)) for i in range(len(lhs_batch))]
+        rhs_contract = [order.index(("contract", i)) for i in range(len(lhs_contract))]
+        out = (
+            tuple(a.shape[d] for d in lhs_batch)
+            + tuple(a.shape[d] for d in lhs_free)
+            + tuple(n for n, (role, _) in zip(rhs_shape, order, strict=True) if role == "free")
+        )
+        dims = []
+        if lhs_batch:
+            dims.append(f"batching_dims = {lhs_batch} x {rhs_batch}")
+        dims.append(f"contracting_dims = {lhs_contract} x {rhs_contract}")
+        terms = prod(a.shape[d] for d in lhs_contract)
+        self.emit(
+            out,
+            a.magnitude * b.magnitude * terms,
+            f"stablehlo.dot_general {a.name}, {b.name}, {', '.join(dims)} : "
+            f"({a.type}, {b.type}) -> {tensor_type(out)}",
+        )
+
+    def reduce(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        dims = sorted(self.draw(st.sets(st.sampled_from(range(len(a.shape))), min_size=1)))
+        kind = self.draw(st.sampled_from(["add", "add", "maximum"]))
+        # The identity: StableHLO folds the init in an implementation-defined number of
+        # times (XLA drops it over a dim of size 1), so no other init has one meaning.
+        init = {"add": "0.000000e+00", "maximum": "0xFF800000"}[kind]
+        c = self.emit((), 0.0, f"stablehlo.constant dense<{init}> : tensor<f32>", keep=False)
+        out = tuple(n for d, n in enumerate(a.shape) if d not in dims)
+        terms = prod(a.shape[d] for d in dims) if kind == "add" else 1
+        self.emit(
+            out,
+            a.magnitude * terms,
+            f"stablehlo.reduce({a.name} init: {c.name}) applies stablehlo.{kind} across "
+            f"dimensions = {dims} : ({a.type}, tensor<f32>) -> {tensor_type(out)}",
+        )
+
+    def transpose(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 2)
+        if a is None:
+            return self.unary()
+        perm = self.draw(st.permutations(range(len(a.shape))))
+        out = tuple(a.shape[p] for p in perm)
+        self.emit(
+            out,
+            a.magnitude,
+            f"stablehlo.transpose {a.name}, dims = {list(perm)} : ({a.type}) -> {tensor_type(out)}",
+        )
+
+    def broadcast(self) -> None:
+        a = self.pick(lambda v: len(v.shape) < MAX_RANK)
+        if a is None:
+            return self.unary()
+        at = self.draw(st.integers(0, len(a.shape)))
+        out = a.shape[:at] + (self.draw(st.sampled_from(EXTENTS)),) + a.shape[at:]
+        dims = [d if d < at else d + 1 for d in range(len(a.shape))]
+        self.emit(
+            out,
+            a.magnitude,
+            f"stablehlo.broadcast_in_dim {a.name}, dims = {dims} : ({a.type}) -> {tensor_type(out)}",
+        )
+
+    def reshape(self) -> None:
+        a = self.pick()
+        assert a is not None
+        merges = [d for d in range(len(a.shape) - 1)]
+        splits = [d for d, n in enumerate(a.shape) if n >= 4 and n % 2 == 0 and len(a.shape) < MAX_RANK]
+        moves = [("merge", d) for d in merges] + [("split", d) for d in splits]
+        if not moves:
+            return self.unary()
+        how, d = self.draw(st.sampled_from(moves))
+        if how == "merge":
+            out = a.shape[:d] + (a.shape[d] * a.shape[d + 1],) + a.shape[d + 2 :]
+        else:
+            major = self.draw(st.sampled_from([f for f in (2, 4) if a.shape[d] % f == 0]))
+            out = a.shape[:d] + (major, a.shape[d] // major) + a.shape[d + 1 :]
+        self.emit(
+            out, a.magnitude, f"stablehlo.reshape {a.name} : ({a.type}) -> {tensor_type(out)}"
+        )
+
+    def slice(self) -> None:
+        a = self.pick(lambda v: any(n >= 2 for n in v.shape))
+        if a is None:
+            return self.unary()
+        d = self.draw(st.sampled_from([d for d, n in enumerate(a.shape) if n >= 2]))
+        n = a.shape[d]
+        start = self.draw(st.integers(0, n // 2))
+        stride = self.draw(st.sampled_from([1, 1, 2]))
+        limit = self.draw(st.integers(start + 1, n))
+        ranges = [f"0:{m}" for m in a.shape]
+        ranges[d] = f"{start}:{limit}" + (f":{stride}" if stride != 1 else "")
+        out = list(a.shape)
+        out[d] = len(range(start, limit, stride))
+        self.emit(
+            tuple(out),
+            a.magnitude,
+            f"stablehlo.slice {a.name} [{', '.join(ranges)}] : ({a.type}) -> {tensor_type(tuple(out))}",
+        )
+
+    def concatenate(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        b = self.same_shape_partner(a)
+        d = self.draw(st.integers(0, len(a.shape) - 1))
+        out = list(a.shape)
+        out[d] *= 2
+        self.emit(
+            tuple(out),
+            max(a.magnitude, b.magnitude),
+            f"stablehlo.concatenate {a.name}, {b.name}, dim = {d} : ({a.type}, {b.type}) -> "
+            f"{tensor_type(tuple(out))}",
+        )
+
+    def constant(self) -> None:
+        """A constant (splat, dense or an iota) added to a value."""
+        a = self.pick()
+        assert a is not None
+        kind = self.draw(st.sampled_from(["splat", "dense", "iota"]))
+        if kind == "splat":
+            c = self.emit(a.shape, 2.0, f"stablehlo.constant dense<2.500000e-01> : {a.type}", False)
+        elif kind == "dense":
+            n = prod(a.shape)
+            values = ", ".join(f"{(i % 7) - 3}.0" for i in range(n))
+            body = f"[{values}]" if a.shape else values
+            if len(a.shape) > 1:
+                body = _nest([f"{(i % 7) - 3}.0" for i in range(n)], a.shape)
+            c = self.emit(a.shape, 3.0, f"stablehlo.constant dense<{body}> : {a.type}", False)
+        else:
+            if not a.shape:
+                return self.unary()
+            dim = self.draw(st.integers(0, len(a.shape) - 1))
+            i = self.emit(
+                a.shape, 0.0, f"stablehlo.iota dim = {dim} : {tensor_type(a.shape, 'i32')}", False
+            )
+            c = self.emit(
+                a.shape,
+                8.0,
+                f"stablehlo.convert {i.name} : ({tensor_type(a.shape, 'i32')}) -> {a.type}",
+                keep=False,
+            )
+        self.emit(a.shape, a.magnitude + c.magnitude, f"stablehlo.add {a.name}, {c.name} : {a.type}")
+
+
+def _nest(flat: Sequence[str], shape: Shape) -> str:
+    if len(shape) == 1:
+        return "[" + ", ".join(flat) + "]"
+    step = prod(shape[1:])
+    return "[" + ", ".join(_nest(flat[i : i + step], shape[1:]) for i in range(0, len(flat), step)) + "]"
+
+
+_OPS = (
+    "unary", "binary", "binary", "select", "dot_general", "dot_general", "reduce",
+    "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
+)  # fmt: skip
+
+
+@st.composite
+def programs(draw, min_ops: int = 3, max_ops: int = 10) -> Program:
+    grid = draw(st.sampled_from(GRIDS))
+    b = _Builder(draw, grid)
+    for _ in range(draw(st.integers(1, 2))):
+        b.new_arg(b.shape())
+    body_start = len(b.lines)
+    target = draw(st.integers(min_ops, max_ops))
+    while b.ops < target:
+        getattr(b, draw(st.sampled_from(_OPS)))()
+        b.values[-1] = b.maybe_annotate(b.values[-1])
+    results = [b.values[-1]]
+    if draw(st.booleans()):
+        other = b.pick(lambda v: v is not results[0] and not v.name.startswith("%a"))
+        if other is not None:
+            results.append(other)
+    ret = []
+    for r in results:
+        how = draw(st.sampled_from(["none", "users", "result"]))
+        ret.append(b.annotate(r, how == "users") if how != "none" else r)
+    body = "\n".join(b.lines[body_start:])
+    head = []
+    for arg in b.args:  # the layouts callers pass arguments in (or none: replicated)
+        if draw(st.integers(0, 3)):
+            s = b.fresh("s")
+            head.append(f"  {s} = {b.sharding(arg.shape)}")
+            head.append(f"  {arg.name}_s = shard.shard {arg.name} to {s} : {arg.type}")
+            body = _rename(body, arg.name, f"{arg.name}_s")
+    params = ", ".join(f"{a.name}: {a.type}" for a in b.args)
+    results_type = ", ".join(r.type for r in ret)
+    lines = [
+        "shard.grid @g(shape = " + "x".join(map(str, grid)) + ")",
+        f"func.func @main({params}) -> ({results_type}) {{",
+        *head,
+        body,
+        "  func.return " + ", ".join(r.name for r in ret) + " : " + results_type,
+        "}",
+    ]
+    return Program("\n".join(lines) + "\n", grid, b.has_partial, b.ops)
+
+
+def _rename(text: str, old: str, new: str) -> str:
+    """Replace the SSA name `old` by `new` where it is a whole name."""
+    return re.sub(re.escape(old) + r"(?![\w])", new, text)
