@@ -21,6 +21,13 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Hypothesis: reproducible draws by default (the same 100 examples on every run, so CI
+# is stable); `--hypothesis-profile=long` draws 1000 fresh ones to search for bugs.
+settings.register_profile("default", derandomize=True, database=None)
+settings.register_profile("long", max_examples=1000)
+settings.load_profile("default")
 
 MLIR_OPT = shutil.which(os.environ.get("XSHARD_MLIR_OPT", "mlir-opt-22"))
 """The reference `mlir-opt` 22.1.8 (Debian's mlir-22-tools), or None."""

@@ -291,6 +291,7 @@ def run_module(
     traversal: Traversal = "backward-forward",
     arguments: ArgumentMode = "partitioned",
     simplify: bool = True,
+    propagate: bool = True,
     ctx: Context | None = None,
 ) -> RunReport:
     """Run `module` (global, annotated; changed in place into the per-device program)
@@ -304,10 +305,15 @@ def run_module(
     reference = strip_annotations(module.clone())
     LowerTcpIfPresentPass().apply(ctx, reference)
     entry = entry_function(module)
+    _check_comparable(entry)
     inputs = random_inputs(entry, np.random.default_rng(seed))
 
     pipeline = SpmdPipelinePass(
-        target=target, traversal=traversal, arguments=arguments, simplify=simplify
+        target=target,
+        traversal=traversal,
+        arguments=arguments,
+        simplify=simplify,
+        propagate=propagate,
     )
     arg_shardings: list[Sharding | None] = []
     result_shardings: list[Sharding | None] = []
@@ -336,6 +342,20 @@ def run_module(
         ok, error = _compare(got, want, computed)
         match, worst = match and ok, max(worst, error)
     return RunReport(match, worst, devices, count_collectives(module), module)
+
+
+def _check_comparable(fn: func.FuncOp) -> None:
+    """A run that would compare nothing is refused rather than reported as a match."""
+    outputs = fn.function_type.outputs.data
+    if not outputs:
+        raise DiagnosticError(
+            fn, "the function returns nothing, so there is nothing to compare with one device"
+        )
+    sizes = [prod(_static_tensor(t, fn).get_shape()) for t in outputs]
+    if not any(sizes):
+        raise DiagnosticError(
+            fn, "every result of the function is empty, so there is nothing to compare"
+        )
 
 
 def _per_device(

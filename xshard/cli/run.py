@@ -60,6 +60,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_false",
         help="skip shard-simplify (xshard-spmd{simplify=false}), to see what it saves",
     )
+    p.add_argument(
+        "--no-propagation",
+        dest="propagate",
+        action="store_false",
+        help="skip sharding-propagation (xshard-spmd{propagate=false}): partition only "
+        "what the program annotates",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -119,6 +126,7 @@ def _run(args: argparse.Namespace) -> int:
             traversal=args.traversal,
             arguments=args.arguments,
             simplify=args.simplify,
+            propagate=args.propagate,
             ctx=ctx,
         )
     except ParseError as err:

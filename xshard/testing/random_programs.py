@@ -149,13 +149,43 @@ class _Builder:
     def unary(self) -> None:
         a = self.pick()
         assert a is not None
-        op = self.draw(st.sampled_from(["negate", "abs", "tanh", "logistic", "sine", "exp-tanh"]))
-        if op == "exp-tanh":
+        op = self.draw(
+            st.sampled_from(
+                ["negate", "abs", "tanh", "logistic", "sine", "exp", "positive", "convert"]
+            )
+        )
+        if op == "exp":  # of a tanh: no overflow
             t = self.emit(a.shape, 1.0, f"stablehlo.tanh {a.name} : {a.type}", keep=False)
             self.emit(a.shape, 3.0, f"stablehlo.exponential {t.name} : {a.type}")
-            return
-        bound = {"negate": a.magnitude, "abs": a.magnitude}.get(op, 1.0)
-        self.emit(a.shape, bound, f"stablehlo.{op} {a.name} : {a.type}")
+        elif op == "positive":  # sqrt, rsqrt, log or a power of exp(tanh a), in [1/e, e]
+            t = self.emit(a.shape, 1.0, f"stablehlo.tanh {a.name} : {a.type}", keep=False)
+            e = self.emit(a.shape, 3.0, f"stablehlo.exponential {t.name} : {a.type}", False)
+            f = self.draw(st.sampled_from(["sqrt", "rsqrt", "log", "power"]))
+            if f == "power":
+                self.emit(a.shape, 30.0, f"stablehlo.power {e.name}, {e.name} : {a.type}")
+            else:
+                self.emit(a.shape, 3.0, f"stablehlo.{f} {e.name} : {a.type}")
+        elif op == "convert":  # through f64 and back: exact both ways for these values
+            wide = tensor_type(a.shape, "f64")
+            w = self.emit(
+                a.shape, a.magnitude, f"stablehlo.convert {a.name} : ({a.type}) -> {wide}", False
+            )
+            self.emit(a.shape, a.magnitude, f"stablehlo.convert {w.name} : ({wide}) -> {a.type}")
+        else:
+            bound = {"negate": a.magnitude, "abs": a.magnitude}.get(op, 1.0)
+            self.emit(a.shape, bound, f"stablehlo.{op} {a.name} : {a.type}")
+
+    def clamp(self) -> None:
+        a = self.pick()
+        assert a is not None
+        lo = self.emit((), 0.0, "stablehlo.constant dense<-5.000000e-01> : tensor<f32>", False)
+        hi = self.emit((), 0.0, "stablehlo.constant dense<2.000000e+00> : tensor<f32>", False)
+        self.emit(
+            a.shape,
+            2.0,
+            f"stablehlo.clamp {lo.name}, {a.name}, {hi.name} : "
+            f"(tensor<f32>, {a.type}, tensor<f32>) -> {a.type}",
+        )
 
     def binary(self) -> None:
         a = self.pick()
@@ -252,18 +282,63 @@ class _Builder:
         if a is None:
             return self.unary()
         dims = sorted(self.draw(st.sets(st.sampled_from(range(len(a.shape))), min_size=1)))
-        kind = self.draw(st.sampled_from(["add", "add", "maximum"]))
+        out = tuple(n for d, n in enumerate(a.shape) if d not in dims)
+        kind = self.draw(st.sampled_from(["add", "add", "maximum", "minimum", "multiply", "argmax"]))
+        if kind == "argmax":
+            return self.argmax(a, dims, out)
+        source = a
+        if kind == "multiply":  # of values in [1/e, e]: no overflow, no underflow
+            t = self.emit(a.shape, 1.0, f"stablehlo.tanh {a.name} : {a.type}", keep=False)
+            source = self.emit(a.shape, 3.0, f"stablehlo.exponential {t.name} : {a.type}", False)
         # The identity: StableHLO folds the init in an implementation-defined number of
         # times (XLA drops it over a dim of size 1), so no other init has one meaning.
-        init = {"add": "0.000000e+00", "maximum": "0xFF800000"}[kind]
+        init = {
+            "add": "0.000000e+00",
+            "maximum": "0xFF800000",
+            "minimum": "0x7F800000",
+            "multiply": "1.000000e+00",
+        }[kind]
         c = self.emit((), 0.0, f"stablehlo.constant dense<{init}> : tensor<f32>", keep=False)
-        out = tuple(n for d, n in enumerate(a.shape) if d not in dims)
-        terms = prod(a.shape[d] for d in dims) if kind == "add" else 1
+        terms = prod(a.shape[d] for d in dims)
+        bound = {"add": source.magnitude * terms, "multiply": 3.0**terms}.get(kind, a.magnitude)
+        if bound > MAX_MAGNITUDE:
+            return self.unary()
         self.emit(
             out,
-            a.magnitude * terms,
-            f"stablehlo.reduce({a.name} init: {c.name}) applies stablehlo.{kind} across "
+            bound,
+            f"stablehlo.reduce({source.name} init: {c.name}) applies stablehlo.{kind} across "
             f"dimensions = {dims} : ({a.type}, tensor<f32>) -> {tensor_type(out)}",
+        )
+
+    def argmax(self, a: Value, dims: list[int], out: Shape) -> None:
+        """The index of the largest element (a two-input reduce with a compare/select body),
+        converted to f32 and added to the largest value."""
+        index = tensor_type(a.shape, "i32")
+        i = self.emit(a.shape, 0.0, f"stablehlo.iota dim = {dims[0]} : {index}", keep=False)
+        ninf = self.emit((), 0.0, "stablehlo.constant dense<0xFF800000> : tensor<f32>", False)
+        zero = self.emit((), 0.0, "stablehlo.constant dense<0> : tensor<i32>", False)
+        v, k = self.fresh(), self.fresh()
+        self.lines += [
+            f"  {v}, {k} = stablehlo.reduce({a.name} init: {ninf.name}), ({i.name} init: "
+            f"{zero.name}) across dimensions = {dims} : ({a.type}, {index}, tensor<f32>, "
+            f"tensor<i32>) -> ({tensor_type(out)}, {tensor_type(out, 'i32')})",
+            "   reducer(%p: tensor<f32>, %q: tensor<f32>) (%i: tensor<i32>, %j: tensor<i32>) {",
+            "    %gt = stablehlo.compare GT, %p, %q, FLOAT : (tensor<f32>, tensor<f32>) "
+            "-> tensor<i1>",
+            "    %m = stablehlo.select %gt, %p, %q : tensor<i1>, tensor<f32>",
+            "    %n = stablehlo.select %gt, %i, %j : tensor<i1>, tensor<i32>",
+            "    stablehlo.return %m, %n : tensor<f32>, tensor<i32>",
+            "  }",
+        ]
+        self.ops += 1
+        f = self.emit(
+            out,
+            8.0,
+            f"stablehlo.convert {k} : ({tensor_type(out, 'i32')}) -> {tensor_type(out)}",
+            keep=False,
+        )
+        self.emit(
+            out, a.magnitude + 8.0, f"stablehlo.add {v}, {f.name} : {tensor_type(out)}"
         )
 
     def transpose(self) -> None:
@@ -381,8 +456,8 @@ def _nest(flat: Sequence[str], shape: Shape) -> str:
 
 
 _OPS = (
-    "unary", "binary", "binary", "select", "dot_general", "dot_general", "reduce",
-    "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
+    "unary", "binary", "binary", "select", "clamp", "dot_general", "dot_general", "reduce",
+    "reduce", "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
 )  # fmt: skip
 
 

@@ -46,7 +46,9 @@ class LowerTcpIfPresentPass(ModulePass):
 class SpmdPipelinePass(ModulePass):
     """Options: `target` = cpu (default) | gpu, `traversal` as `sharding-propagation`,
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
-    true (default) | false: false skips shard-simplify, to measure what it saves."""
+    true (default) | false: false skips shard-simplify, to measure what it saves,
+    `propagate` = true (default) | false: false partitions only what the program
+    annotates (shard-partition treats the rest as it finds it)."""
 
     name = "xshard-spmd"
 
@@ -54,11 +56,12 @@ class SpmdPipelinePass(ModulePass):
     traversal: Traversal = "backward-forward"
     arguments: ArgumentMode = "partitioned"
     simplify: bool = True
+    propagate: bool = True
 
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order; collective optimisations (shard-simplify) run after partition."""
         return (
-            ShardingPropagationPass(self.traversal),
+            *((ShardingPropagationPass(self.traversal),) if self.propagate else ()),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
             LowerTcpIfPresentPass(),
