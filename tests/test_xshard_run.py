@@ -217,6 +217,20 @@ BAD_INPUTS = {
         "}\n",
         ":5:3: error: 'stablehlo.custom_call' has no sharding model",
     ),
+    "no-results": (
+        "shard.grid @g(shape = 2)\n"
+        "func.func @main(%a: tensor<4xf32>) {\n"
+        "  func.return\n"
+        "}\n",
+        ":2:1: error: the function returns nothing, so there is nothing to compare",
+    ),
+    "empty-results": (
+        "shard.grid @g(shape = 2)\n"
+        "func.func @main(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"
+        "  func.return %a : tensor<0x4xf32>\n"
+        "}\n",
+        ":2:1: error: every result of the function is empty, so there is nothing to compare",
+    ),
 }
 
 
