@@ -45,8 +45,6 @@ PIPELINE = "builtin.module(func.func(sharding-propagation,shard-partition))"
 
 BETTER: dict[tuple[str, str], str] = {
     ("matmul", "split_k_then_split_rows"): "reduce_scatter where upstream all-reduces, then slices",
-    ("matmul", "split_k_returned"): "the partial sum is returned as it is, upstream all-reduces it",
-    ("matmul", "reduce_to_scalar"): "the partial max is returned as it is, upstream all-reduces it",
 }
 """(module stem, function) -> why xshard's program is better there."""
 

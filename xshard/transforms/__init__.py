@@ -34,6 +34,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "shard-move-all-gather-down": ("simplify.move_all_gather_down", "MoveAllGatherDownPass"),
     "shard-fuse-reduce-scatter": ("simplify.fuse_reduce_scatter", "FuseReduceScatterPass"),
     "shard-cancel-inverse-pairs": ("simplify.cancel_inverse_pairs", "CancelInversePairsPass"),
+    "shard-combine-collectives": ("simplify.combine_collectives", "CombineCollectivesPass"),
     "shard-simplify": ("simplify.shard_simplify", "ShardSimplifyPass"),
     "detect-collective-broadcast": (
         "simplify.detect_collective_broadcast",

@@ -29,7 +29,8 @@ Differences from upstream, on purpose:
   axes of its first `annotate_for_users` user written by this pass (the layout
   upstream's partition gives it too), never partial: callers hand whole values,
   which are made partial for free where a user wants; the user's own annotations
-  on an argument's uses are left as written;
+  on an argument's uses are left as written; likewise a returned value this pass
+  made partial is settled before it leaves, unless the user annotated it partial;
 - an op may carry `shard.sharding_option` (the RFC's sharding option on
   operations), which propagation takes as given;
 - an op without a sharding model is an error naming it, never silently
@@ -146,6 +147,7 @@ class _FunctionPropagation:
             for op in order:
                 self.visit(op)
         self.annotate_arguments()
+        self.settle_results()
 
     def rule_of(self, op: Operation) -> ShardingRule:
         model = model_for(op)
@@ -326,6 +328,25 @@ class _FunctionPropagation:
                     new.result,
                     lambda u, new=new: isinstance(u.operation, ShardOp) and u.operation is not new,
                 )
+
+
+    def settle_results(self) -> None:
+        """A returned value this pass made partial leaves settled: callers expect the
+        value itself, unless the user's own annotation says partial."""
+        terminator = self.block.last_op
+        if terminator is None or not terminator.has_trait(IsTerminator):
+            return
+        for i, v in enumerate(terminator.operands):
+            owner = v.owner
+            if (
+                isinstance(owner, ShardOp)
+                and self.age[owner] >= self.parsed
+                and (s := self.sharding(owner)).is_partial
+            ):
+                settled = self.new_shard(
+                    v, without_partial(s), True, InsertPoint.before(terminator)
+                )
+                terminator.operands[i] = settled.result
 
 
 @dataclass(frozen=True)

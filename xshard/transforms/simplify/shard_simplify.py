@@ -1,5 +1,6 @@
 """`shard-simplify`: every collective rewrite of issue 6 to a fixed point, plus
-upstream's `grid_shape` folding and the removal of collectives over one device.
+upstream's `grid_shape` folding and the removal of collectives over one device; then
+`shard-combine-collectives` buckets the independent collectives that are left.
 
 The rewrites come from their own passes' `patterns()`; this pass only adds:
 - `FoldGridShape` (upstream's GridShapeFolder): sizes of static grid axes become
@@ -40,6 +41,7 @@ from xshard.dialects.shard import (
 from xshard.transforms.canonicalization.shard import RemoveEmptyGridAxesCollective
 from xshard.transforms.simplify import (
     cancel_inverse_pairs,
+    combine_collectives,
     fold_all_reduce,
     fuse_reduce_scatter,
     move_all_gather_down,
@@ -117,3 +119,4 @@ class ShardSimplifyPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns())).rewrite_module(op)
+        combine_collectives.CombineCollectivesPass().apply(ctx, op)

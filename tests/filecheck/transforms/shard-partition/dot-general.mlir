@@ -46,14 +46,20 @@ func.func @contracting(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>) -> tensor<8x4xf
 
 // -----
 
-// Without a user asking for it, the partial result is returned partial.
+// Without a user asking for it, the partial result is settled before it is returned
+// (callers expect the value); annotated partial, it is returned partial.
 shard.grid @g(shape = 2)
-func.func @partial_result(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>) -> tensor<8x4xf32> {
+func.func @partial_result(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
   %s = shard.sharding @g split_axes = [[], [0]] : !shard.sharding
   %a1 = shard.shard %a to %s : tensor<8x6xf32>
   %0 = stablehlo.dot_general %a1, %b, contracting_dims = [1] x [0] : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
-  func.return %0 : tensor<8x4xf32>
+  %1 = stablehlo.dot_general %a1, %b, contracting_dims = [1] x [0] : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+  %p = shard.sharding @g split_axes = [[]] partial = sum [0] : !shard.sharding
+  %2 = shard.shard %1 to %p : tensor<8x4xf32>
+  func.return %0, %2 : tensor<8x4xf32>, tensor<8x4xf32>
 }
-// CHECK-LABEL: func.func @partial_result(%a: tensor<8x3xf32>, %b: tensor<3x4xf32>) -> tensor<8x4xf32> {
+// CHECK-LABEL: func.func @partial_result(%a: tensor<8x3xf32>, %b: tensor<3x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
 // CHECK-NEXT:    %0 = stablehlo.dot_general
-// CHECK-NEXT:    func.return %0 : tensor<8x4xf32>
+// CHECK-NEXT:    %1 = stablehlo.dot_general
+// CHECK-NEXT:    %2 = shard.all_reduce %0 on @g grid_axes = [0] : tensor<8x4xf32> -> tensor<8x4xf32>
+// CHECK-NEXT:    func.return %2, %1 : tensor<8x4xf32>, tensor<8x4xf32>

@@ -23,9 +23,11 @@ func.func @sum_partial(%a: tensor<8x6xf32>) -> tensor<8xf32> {
   %a1 = shard.shard %a to %s : tensor<8x6xf32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.reduce(%a1 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x6xf32>, tensor<f32>) -> tensor<8xf32>
-  func.return %0 : tensor<8xf32>
+  %p = shard.sharding @g split_axes = [[]] partial = sum [1] : !shard.sharding
+  %1 = shard.shard %0 to %p : tensor<8xf32>
+  func.return %1 : tensor<8xf32>
 }
-// The result is returned as it is: partial over axis 1, no all_reduce.
+// Annotated partial, the result is returned as it is: no all_reduce.
 // CHECK-LABEL: func.func @sum_partial(%a: tensor<8x3xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:    %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x3xf32>, tensor<f32>) -> tensor<8xf32>
