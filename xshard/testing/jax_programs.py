@@ -48,7 +48,8 @@ def _tree_specs(tree: Any, rule: Callable[[str], NamedSharding]) -> Any:
     """A sharding per leaf, chosen by the leaf's path (joined key names)."""
 
     def name(path) -> str:
-        return "/".join(str(getattr(k, "key", getattr(k, "name", k))) for k in path)
+        keys = (getattr(k, "key", getattr(k, "name", getattr(k, "idx", k))) for k in path)
+        return "/".join(map(str, keys))
 
     return jax.tree_util.tree_map_with_path(lambda path, _: rule(name(path)), tree)
 
