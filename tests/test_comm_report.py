@@ -1,10 +1,11 @@
-"""comm-report's cost model and tools/xla_comm_report.py's reading of XLA's HLO."""
+"""comm-report's cost model, and XLA's HLO read by xshard.jax.hlo_collectives."""
 
 import importlib.util
 from pathlib import Path
 
 import pytest
 
+from xshard.jax.hlo_collectives import hlo_rows, parse_groups
 from xshard.transforms.analysis.comm_report import CommRow, format_groups, report_lines
 
 _TOOL = Path(__file__).parent.parent / "tools" / "xla_comm_report.py"
@@ -48,7 +49,7 @@ def test_totals_and_long_groups():
     ],
 )
 def test_replica_group_forms(attrs: str, groups: list[list[int]]):
-    assert tool.parse_groups(attrs, 4) == groups
+    assert parse_groups(attrs, 4) == groups
 
 
 HLO = """
@@ -64,7 +65,7 @@ ENTRY %main {
 
 
 def test_hlo_rows_read_async_tuple_and_permute():
-    rows = tool.hlo_rows(HLO, 4)
+    rows = hlo_rows(HLO, 4)
     assert [(r.op, r.group_size, r.bytes, r.cost) for r in rows] == [
         ("all-gather-start", 4, 128, 384.0),
         ("all-reduce", 2, 144, 144.0),
