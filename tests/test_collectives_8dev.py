@@ -81,7 +81,7 @@ def run(module: str, xs: list[np.ndarray]) -> list[np.ndarray]:
 
 def assert_per_device(got: list[np.ndarray], expected: list[np.ndarray]) -> None:
     assert len(got) == len(expected) == N
-    for k, (g, e) in enumerate(zip(got, expected)):
+    for k, (g, e) in enumerate(zip(got, expected, strict=True)):
         assert g.shape == e.shape, f"device {k}"
         np.testing.assert_array_equal(g, e, err_msg=f"device {k}")
 

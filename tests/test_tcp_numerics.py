@@ -379,6 +379,6 @@ def test_broadcast_in_dim_round_trips_through_tcp(case):
     ConvertTcpToStablehloPass().apply(ctx, module)
     (out,) = jax_bridge.run_global(module, [x])
     expanded = [1] * len(out_shape)
-    for d, n in zip(dims, in_shape):
+    for d, n in zip(dims, in_shape, strict=True):
         expanded[d] = n
     np.testing.assert_array_equal(out, np.broadcast_to(x.reshape(expanded), out_shape))

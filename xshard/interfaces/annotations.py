@@ -18,10 +18,14 @@ def sharding_of(sharding_value: SSAValue, user: Operation) -> Sharding:
     """The static sharding a `!shard.sharding` value denotes."""
     op = sharding_value.owner
     if not isinstance(op, ShardingOp):
-        raise DiagnosticError(user, "sharding must come from a 'shard.sharding' op in the same function")
+        raise DiagnosticError(
+            user, "sharding must come from a 'shard.sharding' op in the same function"
+        )
     halos, offsets = op.mixed_halo_sizes(), op.mixed_sharded_dims_offsets()
     if any(isinstance(v, SSAValue) for v in (*halos, *offsets)):
-        raise DiagnosticError(op, "shardings with dynamic halo sizes or offsets are not supported here")
+        raise DiagnosticError(
+            op, "shardings with dynamic halo sizes or offsets are not supported here"
+        )
     try:
         return Sharding.of(
             op.grid.root_reference.data,
@@ -83,7 +87,9 @@ def sharding_option_of(op: Operation) -> tuple[str, tuple[tuple[int, ...], ...]]
     if attr is None:
         return None
     if not isinstance(attr, DictionaryAttr):
-        raise DiagnosticError(op, f"'{SHARDING_OPTION}' must be a dictionary {{grid = @g, loops = ...}}")
+        raise DiagnosticError(
+            op, f"'{SHARDING_OPTION}' must be a dictionary {{grid = @g, loops = ...}}"
+        )
     grid = attr.data.get("grid")
     loops = attr.data.get("loops")
     if (
@@ -96,11 +102,15 @@ def sharding_option_of(op: Operation) -> tuple[str, tuple[tuple[int, ...], ...]]
         )
     found = lookup_grid(op, grid)
     if found is None:
-        raise DiagnosticError(op, f"'{SHARDING_OPTION}' names an undefined grid @{grid.root_reference.data}")
+        raise DiagnosticError(
+            op, f"'{SHARDING_OPTION}' names an undefined grid @{grid.root_reference.data}"
+        )
     axes = loops.as_tuples()
     for axis in (a for loop in axes for a in loop):
         if not 0 <= axis < found.rank:
             raise DiagnosticError(
-                op, f"'{SHARDING_OPTION}' uses grid axis {axis}, but @{found.sym_name.data} has rank {found.rank}"
+                op,
+                f"'{SHARDING_OPTION}' uses grid axis {axis}, "
+                f"but @{found.sym_name.data} has rank {found.rank}",
             )
     return grid.root_reference.data, axes

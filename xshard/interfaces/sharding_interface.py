@@ -111,7 +111,9 @@ class ShardingRule:
             if m is None:
                 continue
             if m.num_dims != len(self.loops):
-                raise ValueError(f"indexing map {m} has {m.num_dims} dims for {len(self.loops)} loops")
+                raise ValueError(
+                    f"indexing map {m} has {m.num_dims} dims for {len(self.loops)} loops"
+                )
             for expr in m.results:
                 if not isinstance(expr, AffineDimExpr | AffineConstantExpr):
                     raise ValueError(f"indexing map {m} is not a projected permutation")
@@ -133,7 +135,7 @@ class ShardingModel(Protocol):
     """
 
     def rule(self, op: Operation) -> ShardingRule:
-        """Loops and indexing maps; raise `UnsupportedOp` when this op instance cannot be sharded."""
+        """Loops and indexing maps; `UnsupportedOp` when this op instance cannot be sharded."""
         ...
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
@@ -180,4 +182,3 @@ def model_for(op: Operation) -> ShardingModel | None:
     """The model of `op`'s class, loading xshard's built-in models on first use."""
     _load_models()
     return _MODELS.get(type(op))
-

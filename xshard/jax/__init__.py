@@ -21,9 +21,14 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
-    from xshard.jax.errors import BridgeError
-    from xshard.jax.importer import import_function, lower_to_text, module_text
-    from xshard.jax.runtime import SpmdExecutable, compile_spmd, run_global, run_spmd
+    from xshard.jax.errors import BridgeError as BridgeError
+    from xshard.jax.importer import import_function as import_function
+    from xshard.jax.importer import lower_to_text as lower_to_text
+    from xshard.jax.importer import module_text as module_text
+    from xshard.jax.runtime import SpmdExecutable as SpmdExecutable
+    from xshard.jax.runtime import compile_spmd as compile_spmd
+    from xshard.jax.runtime import run_global as run_global
+    from xshard.jax.runtime import run_spmd as run_spmd
 
 
 def __getattr__(name: str) -> Any:

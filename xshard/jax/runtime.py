@@ -78,7 +78,7 @@ class SpmdExecutable:
                 f"the module takes {len(self.parameters)} arguments, got {len(per_device_args)}"
             )
         checked = []
-        for i, (param, per_device) in enumerate(zip(self.parameters, per_device_args)):
+        for i, (param, per_device) in enumerate(zip(self.parameters, per_device_args, strict=True)):
             if len(per_device) != self.num_devices:
                 raise BridgeError(
                     f"argument {i} has {len(per_device)} per-device values, "
@@ -102,7 +102,7 @@ class SpmdExecutable:
         else:
             sharding = NamedSharding(mesh, PartitionSpec("d"))
             shape = (self.num_devices * local.shape[0], *local.shape[1:])
-        shards = [jax.device_put(v, d) for v, d in zip(per_device, self.devices)]
+        shards = [jax.device_put(v, d) for v, d in zip(per_device, self.devices, strict=True)]
         return jax.make_array_from_single_device_arrays(shape, sharding, shards)
 
 

@@ -93,7 +93,9 @@ class _Builder:
         partial: list[int] = []
         for axis in self.draw(st.permutations(range(len(self.grid)))):
             choices = ["none"]
-            choices += [f"dim{d}" for d in range(len(shape)) if self._divides(shape, split, d, axis)]
+            choices += [
+                f"dim{d}" for d in range(len(shape)) if self._divides(shape, split, d, axis)
+            ]
             if partial_ok:
                 choices.append("partial")
             choice = self.draw(st.sampled_from(choices))
@@ -250,8 +252,10 @@ class _Builder:
         )
         order = self.draw(st.permutations(rhs_dims))
         rhs_shape = tuple(
-            a.shape[lhs_batch[i]] if role == "batch"
-            else a.shape[lhs_contract[i]] if role == "contract"
+            a.shape[lhs_batch[i]]
+            if role == "batch"
+            else a.shape[lhs_contract[i]]
+            if role == "contract"
             else rhs_free[i]
             for role, i in order
         )
@@ -283,7 +287,9 @@ class _Builder:
             return self.unary()
         dims = sorted(self.draw(st.sets(st.sampled_from(range(len(a.shape))), min_size=1)))
         out = tuple(n for d, n in enumerate(a.shape) if d not in dims)
-        kind = self.draw(st.sampled_from(["add", "add", "maximum", "minimum", "multiply", "argmax"]))
+        kind = self.draw(
+            st.sampled_from(["add", "add", "maximum", "minimum", "multiply", "argmax"])
+        )
         if kind == "argmax":
             return self.argmax(a, dims, out)
         source = a
@@ -337,9 +343,7 @@ class _Builder:
             f"stablehlo.convert {k} : ({tensor_type(out, 'i32')}) -> {tensor_type(out)}",
             keep=False,
         )
-        self.emit(
-            out, a.magnitude + 8.0, f"stablehlo.add {v}, {f.name} : {tensor_type(out)}"
-        )
+        self.emit(out, a.magnitude + 8.0, f"stablehlo.add {v}, {f.name} : {tensor_type(out)}")
 
     def transpose(self) -> None:
         a = self.pick(lambda v: len(v.shape) >= 2)
@@ -363,14 +367,17 @@ class _Builder:
         self.emit(
             out,
             a.magnitude,
-            f"stablehlo.broadcast_in_dim {a.name}, dims = {dims} : ({a.type}) -> {tensor_type(out)}",
+            f"stablehlo.broadcast_in_dim {a.name}, dims = {dims} : "
+            f"({a.type}) -> {tensor_type(out)}",
         )
 
     def reshape(self) -> None:
         a = self.pick()
         assert a is not None
         merges = [d for d in range(len(a.shape) - 1)]
-        splits = [d for d, n in enumerate(a.shape) if n >= 4 and n % 2 == 0 and len(a.shape) < MAX_RANK]
+        splits = [
+            d for d, n in enumerate(a.shape) if n >= 4 and n % 2 == 0 and len(a.shape) < MAX_RANK
+        ]
         moves = [("merge", d) for d in merges] + [("split", d) for d in splits]
         if not moves:
             return self.unary()
@@ -400,7 +407,8 @@ class _Builder:
         self.emit(
             tuple(out),
             a.magnitude,
-            f"stablehlo.slice {a.name} [{', '.join(ranges)}] : ({a.type}) -> {tensor_type(tuple(out))}",
+            f"stablehlo.slice {a.name} [{', '.join(ranges)}] : "
+            f"({a.type}) -> {tensor_type(tuple(out))}",
         )
 
     def concatenate(self) -> None:
@@ -445,14 +453,20 @@ class _Builder:
                 f"stablehlo.convert {i.name} : ({tensor_type(a.shape, 'i32')}) -> {a.type}",
                 keep=False,
             )
-        self.emit(a.shape, a.magnitude + c.magnitude, f"stablehlo.add {a.name}, {c.name} : {a.type}")
+        self.emit(
+            a.shape, a.magnitude + c.magnitude, f"stablehlo.add {a.name}, {c.name} : {a.type}"
+        )
 
 
 def _nest(flat: Sequence[str], shape: Shape) -> str:
     if len(shape) == 1:
         return "[" + ", ".join(flat) + "]"
     step = prod(shape[1:])
-    return "[" + ", ".join(_nest(flat[i : i + step], shape[1:]) for i in range(0, len(flat), step)) + "]"
+    return (
+        "["
+        + ", ".join(_nest(flat[i : i + step], shape[1:]) for i in range(0, len(flat), step))
+        + "]"
+    )
 
 
 _OPS = (

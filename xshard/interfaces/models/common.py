@@ -21,8 +21,12 @@ SUM = frozenset({ReductionKind.SUM})
 
 LINEAR_SUM = PartialRule(PartialFlow.ALL_OPERANDS, SUM)
 """add / subtract: Σa ± Σb = Σ(a ± b) when every operand is partial alike."""
-MAX_JOIN = PartialRule(PartialFlow.ALL_OPERANDS, frozenset({ReductionKind.MAX}), replicated_join=True)
-MIN_JOIN = PartialRule(PartialFlow.ALL_OPERANDS, frozenset({ReductionKind.MIN}), replicated_join=True)
+MAX_JOIN = PartialRule(
+    PartialFlow.ALL_OPERANDS, frozenset({ReductionKind.MAX}), replicated_join=True
+)
+MIN_JOIN = PartialRule(
+    PartialFlow.ALL_OPERANDS, frozenset({ReductionKind.MIN}), replicated_join=True
+)
 SCALE_SUM = PartialRule(PartialFlow.ONE_OPERAND, SUM)
 """multiply / contraction: linear in each operand separately."""
 NUMERATOR_SUM = PartialRule(PartialFlow.ONE_OPERAND, SUM, operands=(0,))
@@ -138,7 +142,8 @@ def contraction_rule(
 
 
 def reshape_rule(in_shape: Sequence[int], out_shape: Sequence[int]) -> ShardingRule:
-    """One loop per group of dims whose sizes multiply alike (`2x4x8 -> 8x8`: `[0,1]->[0]`, `[2]->[1]`).
+    """One loop per group of dims whose sizes multiply alike
+    (`2x4x8 -> 8x8`: `[0,1]->[0]`, `[2]->[1]`).
 
     Splitting a group means splitting the major non-unit dim on both sides; that
     is exact only when the shard count divides that dim, which partition checks.

@@ -233,7 +233,10 @@ class SliceModel:
             d if (starts[d], limits[d], strides[d]) == (0, src[d], 1) else None for d in range(n)
         ]
         return ShardingRule(
-            tuple(Loop.parallel() for _ in range(n)), (dims_map(n, whole),), (dims_map(n, whole),), MOVE
+            tuple(Loop.parallel() for _ in range(n)),
+            (dims_map(n, whole),),
+            (dims_map(n, whole),),
+            MOVE,
         )
 
 

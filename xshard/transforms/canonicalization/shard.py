@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr
@@ -142,7 +143,7 @@ class NormalizeSharding(RewritePattern):
         if halos and _is_static(halos) and all(h == 0 for h in halos):
             halos, changed = [], True
         if len(offsets) > 2 and _is_static(offsets):
-            steps = {b - a for a, b in zip(offsets, offsets[1:])}  # type: ignore[operator]
+            steps = {b - a for a, b in pairwise(offsets)}  # type: ignore[operator]
             if len(steps) == 1:
                 offsets, changed = [], True
         if not changed:

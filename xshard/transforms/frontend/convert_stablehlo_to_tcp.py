@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
@@ -156,7 +157,7 @@ class RaiseBroadcastInDim(RewritePattern):
         if not (tcp_tensor(src) and tcp_tensor(dst) and static(src) and static(dst)):
             return
         dims = list(op.broadcast_dimensions.get_values())
-        if any(b <= a for a, b in zip(dims, dims[1:])):
+        if any(b <= a for a, b in pairwise(dims)):
             return  # a transposing broadcast has no TCP form
         in_shape, out_shape = src.get_shape(), dst.get_shape()
         expanded = [1] * len(out_shape)
@@ -176,7 +177,9 @@ class RaiseBroadcastInDim(RewritePattern):
             new_ops.append(tensor.ExpandShapeOp(value, [], reassociation, expanded, expanded_ty))
         if new_ops:
             value = new_ops[-1].results[0]
-        axes = [j for j, (e, o) in enumerate(zip(expanded, out_shape)) if e == 1 and o != 1]
+        axes = [
+            j for j, (e, o) in enumerate(zip(expanded, out_shape, strict=True)) if e == 1 and o != 1
+        ]
         if axes:
             sizes = index_constants([out_shape[j] for j in axes])
             new_ops += [*sizes, tcp.BroadcastOp(value, [c.result for c in sizes], axes, dst)]
@@ -268,9 +271,11 @@ class RaiseSlice(RewritePattern):
         starts = list(op.start_indices.get_values())
         limits = list(op.limit_indices.get_values())
         strides = list(op.strides.get_values())
-        sizes = [-(-(hi - lo) // k) for lo, hi, k in zip(starts, limits, strides)]
-        consts = {v: arith.ConstantOp(IntegerAttr(v, IndexType())) for v in
-                  dict.fromkeys([*starts, *sizes, *strides])}
+        sizes = [-(-(hi - lo) // k) for lo, hi, k in zip(starts, limits, strides, strict=True)]
+        consts = {
+            v: arith.ConstantOp(IntegerAttr(v, IndexType()))
+            for v in dict.fromkeys([*starts, *sizes, *strides])
+        }
         new = tcp.SliceOp(
             op.operand,
             [consts[v].result for v in starts],
@@ -308,14 +313,14 @@ class ConvertStablehloToTcpPass(ModulePass):
                 [
                     OutsideStablehloRegions(pattern)
                     for pattern in (
-                    RaiseIntegerDivide(),
-                    RaiseElementwise(),
-                    RaiseConstant(),
-                    RaiseConvert(),
-                    RaiseBroadcastInDim(),
-                    RaiseDotGeneral(),
-                    RaiseReduce(),
-                    RaiseSlice(),
+                        RaiseIntegerDivide(),
+                        RaiseElementwise(),
+                        RaiseConstant(),
+                        RaiseConvert(),
+                        RaiseBroadcastInDim(),
+                        RaiseDotGeneral(),
+                        RaiseReduce(),
+                        RaiseSlice(),
                     )
                 ],
                 dce_enabled=False,

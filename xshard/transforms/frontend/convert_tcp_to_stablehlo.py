@@ -318,7 +318,7 @@ class LowerBroadcast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tcp.BroadcastOp, rewriter: PatternRewriter) -> None:
         ty = static_type(op, op.out.type)
-        for axis, size in zip(tcp.int_list(op.axes), op.new_dim_sizes):
+        for axis, size in zip(tcp.int_list(op.axes), op.new_dim_sizes, strict=True):
             known = constant_index(size)
             if known is not None and known != ty.get_shape()[axis]:
                 raise DiagnosticError(
@@ -346,13 +346,16 @@ class LowerSlice(RewritePattern):
             )
         if list(sizes) != list(ty.get_shape()):
             raise DiagnosticError(
-                op, f"cannot lower 'tcp.slice' to StableHLO: sizes {sizes} contradict the "
-                f"result type {ty}"
+                op,
+                f"cannot lower 'tcp.slice' to StableHLO: sizes {sizes} contradict the "
+                f"result type {ty}",
             )
-        limits = [s + (n - 1) * k + 1 if n else s for s, n, k in zip(starts, sizes, strides)]
+        limits = [
+            s + (n - 1) * k + 1 if n else s for s, n, k in zip(starts, sizes, strides, strict=True)
+        ]
         in_shape = op.input.type.get_shape()
         if any(k < 1 for k in strides) or any(
-            s < 0 or limit > dim for s, limit, dim in zip(starts, limits, in_shape)
+            s < 0 or limit > dim for s, limit, dim in zip(starts, limits, in_shape, strict=True)
         ):
             raise DiagnosticError(
                 op,
