@@ -169,7 +169,7 @@ def assemble(
         where = tuple(slice(s, s + n) for s, n in zip(start, extent, strict=True))  # type: ignore[operator]
         p = _group_index(grid.shape, sharding.partial_axes, device)
         seen = filled[p][where]
-        if not np.array_equal(operands[p][where][seen], block[inner][seen]):
+        if not np.array_equal(operands[p][where][seen], block[inner][seen], equal_nan=True):
             raise SimulationError(
                 f"device {device} disagrees with a replica of its block under {sharding}"
             )
@@ -181,7 +181,11 @@ def assemble(
         begin, local, _, _ = _placement(global_shape, sharding, grid, device)
         p = _group_index(grid.shape, sharding.partial_axes, device)
         inside = _window(np.ones(global_shape, dtype=bool), begin, local)  # type: ignore[arg-type]
-        if not np.array_equal(block[inside], _window(operands[p], begin, local)[inside]):  # type: ignore[arg-type]
+        if not np.array_equal(
+            block[inside],
+            _window(operands[p], begin, local)[inside],  # type: ignore[arg-type]
+            equal_nan=True,
+        ):
             raise SimulationError(
                 f"the halo of device {device} disagrees with its neighbours under {sharding}"
             )
