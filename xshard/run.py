@@ -16,7 +16,7 @@ must set `XLA_FLAGS` (the simulated CPU device count) first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
@@ -94,6 +94,9 @@ class RunReport:
     collectives: list[Collective]
     stablehlo: ModuleOp
     """The per-device program XLA ran."""
+    results: list[np.ndarray | None] = field(default_factory=list, repr=False)
+    """Each global result put back together from the devices' blocks (None where
+    they could not be: blocks of the wrong shape, replicas that disagree)."""
 
     @property
     def total_collective_bytes(self) -> int:
@@ -292,10 +295,12 @@ def run_module(
     arguments: ArgumentMode = "partitioned",
     simplify: bool = True,
     propagate: bool = True,
+    inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:
     """Run `module` (global, annotated; changed in place into the per-device program)
-    on `devices` devices and on one, and compare.
+    on `devices` devices and on one, and compare. `inputs` are the global arguments
+    (default: seeded random ones, `random_inputs`).
 
     Bad input raises `DiagnosticError` (located) and XLA failures `BridgeError`.
     """
@@ -306,7 +311,8 @@ def run_module(
     LowerTcpIfPresentPass().apply(ctx, reference)
     entry = entry_function(module)
     _check_comparable(entry)
-    inputs = random_inputs(entry, np.random.default_rng(seed))
+    if inputs is None:
+        inputs = random_inputs(entry, np.random.default_rng(seed))
 
     pipeline = SpmdPipelinePass(
         target=target,
@@ -333,15 +339,18 @@ def run_module(
 
     computed = _computed_tolerance(reference)
     match, worst = True, 0.0
+    results: list[np.ndarray | None] = []
     for per_device, sharding, want in zip(outs, result_shardings, expected, strict=True):
         try:
             got = _assemble(per_device, sharding, grids, want.shape)
         except SimulationError:  # replicas that disagree, or blocks of the wrong shape
             match, worst = False, float("inf")
+            results.append(None)
             continue
+        results.append(got)
         ok, error = _compare(got, want, computed)
         match, worst = match and ok, max(worst, error)
-    return RunReport(match, worst, devices, count_collectives(module), module)
+    return RunReport(match, worst, devices, count_collectives(module), module, results)
 
 
 def _check_comparable(fn: func.FuncOp) -> None:
