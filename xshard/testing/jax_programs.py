@@ -29,7 +29,14 @@ class JaxProgram:
     out_shardings: Any
 
     def jitted(self):
-        return jax.jit(self.fn, in_shardings=self.in_shardings, out_shardings=self.out_shardings)
+        """`jax.jit` with the program's shardings; every argument is kept, so the lowered
+        function takes `jax.tree.leaves(self.args)` in order."""
+        return jax.jit(
+            self.fn,
+            in_shardings=self.in_shardings,
+            out_shardings=self.out_shardings,
+            keep_unused=True,
+        )
 
     def text(self) -> str:
         """The sharded StableHLO `jax.jit` lowers it to (Shardy annotations)."""
