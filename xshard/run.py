@@ -47,7 +47,7 @@ from xshard.sharding.sharding import Sharding
 from xshard.sharding.simulate import SimulationError, assemble, distribute
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
-from xshard.transforms.propagation.sharding_propagation import Traversal
+from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
 from xshard.transforms.spmd_pipeline import LowerTcpIfPresentPass, SpmdPipelinePass
 
 __all__ = [
@@ -295,6 +295,7 @@ def run_module(
     arguments: ArgumentMode = "partitioned",
     simplify: bool = True,
     propagate: bool = True,
+    strategy: Strategy = "upstream",
     inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:
@@ -320,6 +321,7 @@ def run_module(
         arguments=arguments,
         simplify=simplify,
         propagate=propagate,
+        strategy=strategy,
     )
     arg_shardings: list[Sharding | None] = []
     result_shardings: list[Sharding | None] = []

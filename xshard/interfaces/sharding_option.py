@@ -353,6 +353,26 @@ def infer_option(
     return _with_partial(rule, grid, tuple(loops), carried, partial_operands)
 
 
+def loop_option(
+    rule: ShardingRule,
+    grid: str,
+    loops: Sequence[Sequence[int]],
+    operands: Sequence[Sharding | None],
+) -> ShardingOption:
+    """The option splitting each loop as given, carrying the partial state of the
+    operands the op accepts partial (the first such state; operands partial otherwise
+    are settled before the op)."""
+    partials = {
+        i: (s.partial_axes, s.partial_kind)
+        for i, s in enumerate(operands)
+        if s is not None
+        and s.partial_axes
+        and rule.operand_maps[i] is not None
+        and rule.partial.accepts(i, s.partial_kind)
+    }
+    return _with_partial(rule, grid, tuple(tuple(a) for a in loops), [], partials)
+
+
 def _with_partial(
     rule: ShardingRule,
     grid: str,

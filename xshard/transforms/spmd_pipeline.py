@@ -26,6 +26,7 @@ from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStab
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
+    Strategy,
     Traversal,
 )
 from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
@@ -57,11 +58,12 @@ class SpmdPipelinePass(ModulePass):
     arguments: ArgumentMode = "partitioned"
     simplify: bool = True
     propagate: bool = True
+    strategy: Strategy = "upstream"
 
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order; collective optimisations (shard-simplify) run after partition."""
         return (
-            *((ShardingPropagationPass(self.traversal),) if self.propagate else ()),
+            *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
             LowerTcpIfPresentPass(),

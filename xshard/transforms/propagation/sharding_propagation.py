@@ -75,6 +75,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
+from xshard.transforms.propagation.factor_propagation import FactorPropagation
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
 
@@ -97,6 +98,17 @@ def _needs_model(op: Operation) -> bool:
     if op.has_trait(ConstantLike) and model_for(op) is None:
         return False
     return any(is_tensor(v) for v in (*op.operands, *op.results))
+
+
+def rule_of(op: Operation) -> ShardingRule:
+    """`op`'s sharding rule, or a located error saying why it has none."""
+    model = model_for(op)
+    if model is None:
+        raise DiagnosticError(op, f"'{op.name}' has no sharding model, so it cannot be sharded")
+    try:
+        return model.rule(op)
+    except UnsupportedOp as err:
+        raise DiagnosticError(op, f"'{op.name}' cannot be sharded: {err}") from err
 
 
 def _choices(found: list[tuple[bool, Annotation] | None]) -> Iterator[tuple]:
@@ -150,13 +162,7 @@ class _FunctionPropagation:
         self.settle_results()
 
     def rule_of(self, op: Operation) -> ShardingRule:
-        model = model_for(op)
-        if model is None:
-            raise DiagnosticError(op, f"'{op.name}' has no sharding model, so it cannot be sharded")
-        try:
-            rule = model.rule(op)
-        except UnsupportedOp as err:
-            raise DiagnosticError(op, f"'{op.name}' cannot be sharded: {err}") from err
+        rule = rule_of(op)
         if (given := sharding_option_of(op)) is not None:
             grid, loops = given
             try:
@@ -349,13 +355,20 @@ class _FunctionPropagation:
                 terminator.operands[i] = settled.result
 
 
+Strategy = Literal["upstream", "aggressive"]
+
+
 @dataclass(frozen=True)
 class ShardingPropagationPass(ModulePass):
-    """Options: `traversal` = forward | backward | forward-backward | backward-forward (default)."""
+    """Options: `traversal` = forward | backward | forward-backward | backward-forward
+    (default); `strategy` = upstream (default: mlir-opt 22.1.8's algorithm, which the
+    traversal orders) | aggressive (Shardy's: only axes propagate, to a fixed point;
+    `factor_propagation.py`)."""
 
     name = "sharding-propagation"
 
     traversal: Traversal = "backward-forward"
+    strategy: Strategy = "upstream"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # The pass leaves no cyclic garbage, yet each full collection would walk
@@ -365,7 +378,12 @@ class ShardingPropagationPass(ModulePass):
         gc.disable()
         try:
             for fn in op.walk():
-                if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
+                    continue
+                if self.strategy == "aggressive":
+                    rules = {o: rule_of(o) for o in fn.body.block.ops if _needs_model(o)}
+                    FactorPropagation(fn, rules).run()
+                else:
                     _FunctionPropagation(fn, self.traversal).run()
         finally:
             if collecting:

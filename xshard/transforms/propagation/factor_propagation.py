@@ -1,0 +1,296 @@
+"""Shardy-style propagation of split axes: what `sharding-propagation{strategy=aggressive}` runs.
+
+Upstream's propagation writes an annotation for every value it visits, "replicated"
+included, in one or two sweeps, so a replicated result (a gradient returned whole)
+pins the loops of everything before it: a data-parallel backward pass ends up
+gathering its activations. Here, as in Shardy, only axes propagate; a value nobody
+has split is open, and an annotation the user wrote is closed (never changed):
+
+1. **Split axes, to a fixed point.** Each op's loops (its sharding rule's factors)
+   take, from the dims of its operands and results that they index, the most sharded
+   axes all those dims agree with (the longest one the others are prefixes of; on a
+   conflict, the one over most devices); an axis shards one loop only, and a loop
+   keeps only the axes every dim it indexes divides by. Open dims then grow to their
+   loop's axes. `shard.shard` ops pass axes through unchanged (both ends are one
+   value). Sweeps go forward and backward until nothing grows.
+2. **Annotations.** In program order each op runs under the option its loops give,
+   carrying the partial state of operands it accepts partial (a split reduction loop
+   leaves its results partial, as before): its results get that layout as result
+   annotations, and each operand whose layout differs gets an annotation for the op.
+   An argument the user did not lay out arrives as its first user reads it (never
+   partial); a returned value left partial is settled, unless the user's annotation
+   says partial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import SymbolRefAttr, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
+from xshard.interfaces.annotations import (
+    annotation,
+    is_result_annotation,
+    sharding_of,
+    sharding_option_of,
+)
+from xshard.interfaces.sharding_interface import ShardingRule, dim_loops
+from xshard.interfaces.sharding_option import (
+    ShardingConflict,
+    ShardingOption,
+    loop_option,
+    operand_layout,
+    option_fits,
+    option_from_loops,
+    result_sharding,
+    without_partial,
+)
+from xshard.sharding.grid import Grid
+from xshard.sharding.sharding import Sharding
+
+Axes = tuple[int, ...]
+
+MAX_SWEEPS = 32
+
+
+def _is_tensor(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType)
+
+
+def _rank(value: SSAValue) -> int:
+    t = value.type
+    return t.get_num_dims() if isinstance(t, TensorType) else 0
+
+
+def _indexed(op: Operation, rule: ShardingRule) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
+    """Each tensor the op reads or writes, with the loop indexing each of its dims."""
+    out = [
+        (v, dim_loops(m))
+        for v, m in zip(op.operands, rule.operand_maps, strict=True)
+        if m is not None and _is_tensor(v)
+    ]
+    out += [(r, dim_loops(m)) for r, m in zip(op.results, rule.result_maps, strict=True)]
+    return out
+
+
+class FactorPropagation:
+    """Propagation of one function; `rules` are its ops' sharding rules, from the pass."""
+
+    def __init__(self, fn: func.FuncOp, rules: dict[Operation, ShardingRule]):
+        if len(fn.body.blocks) != 1:
+            raise DiagnosticError(fn, "only functions with one block are supported")
+        self.fn = fn
+        self.block: Block = fn.body.block
+        self.rules = rules
+        self.grid = self._grid()
+        self.dims: dict[SSAValue, list[Axes]] = {}
+        self.closed: dict[SSAValue, Sharding] = {}
+        """Values the user laid out: their annotation, never changed."""
+        self.fixed: dict[Operation, ShardingOption] = {}
+        self.loops: dict[Operation, list[Axes]] = {}
+        """Each op's loop axes at the fixed point, read before annotations are written."""
+        self.open_args: set[SSAValue] = set()
+        """Arguments not laid out yet: each arrives as its first user reads it."""
+        self.rewriter = Rewriter()
+
+    def _grid(self) -> Grid | None:
+        names = {
+            op.grid.root_reference.data for op in self.block.ops if isinstance(op, ShardingOp)
+        }
+        if not names:
+            return None
+        if len(names) > 1:
+            raise DiagnosticError(
+                self.fn,
+                f"aggressive propagation lays a function out on one grid, found {sorted(names)}",
+            )
+        (name,) = names
+        found = lookup_grid(self.fn, SymbolRefAttr(name))
+        if found is None:
+            raise DiagnosticError(self.fn, f"undefined grid @{name}")
+        return Grid(name, found.shape_tuple())
+
+    def run(self) -> None:
+        if self.grid is None:
+            return
+        self.seed()
+        ops = [op for op in self.block.ops if op in self.rules or isinstance(op, ShardOp)]
+        for sweep in range(MAX_SWEEPS):
+            order = ops if sweep % 2 == 0 else ops[::-1]
+            changed = False
+            for op in order:
+                changed |= self.visit(op)
+            if not changed and sweep:
+                break
+        self.write()
+
+    # ------------------------------------------------------------------ phase 1
+
+    def seed(self) -> None:
+        """Every tensor starts open and unsplit; the user's annotations close theirs."""
+        for arg in self.block.args:
+            if _is_tensor(arg):
+                self.dims[arg] = [()] * _rank(arg)
+        for op in self.block.ops:
+            for r in op.results:
+                if _is_tensor(r):
+                    self.dims[r] = [()] * _rank(r)
+        for op in self.block.ops:
+            if isinstance(op, ShardOp):
+                s = sharding_of(op.sharding, op)
+                self.close(op.result, s)
+                if is_result_annotation(op) and op.src not in self.closed:
+                    self.close(op.src, s)
+            elif op in self.rules and (given := sharding_option_of(op)) is not None:
+                grid, loops = given
+                try:
+                    self.fixed[op] = option_from_loops(self.rules[op], grid, loops)
+                except ShardingConflict as err:
+                    raise DiagnosticError(op, f"invalid sharding option: {err}") from err
+
+    def close(self, value: SSAValue, s: Sharding) -> None:
+        self.closed[value] = s
+        self.dims[value] = [s.axes_of(d) for d in range(_rank(value))]
+
+    def visit(self, op: Operation) -> bool:
+        """Grow the open dims around `op` to its loops' axes; whether any grew."""
+        if isinstance(op, ShardOp):
+            return self.grow(op.src, self.dims[op.result])
+        rule = self.rules[op]
+        loops = self.loop_axes(op, rule)
+        changed = False
+        for v, loop_of in _indexed(op, rule):
+            wanted = [() if loop is None else loops[loop] for loop in loop_of]
+            changed |= self.grow(v, wanted)
+        return changed
+
+    def grow(self, value: SSAValue, wanted: Sequence[Axes]) -> bool:
+        """Extend each open dim of `value` whose axes are a prefix of the wanted ones."""
+        if value in self.closed or value not in self.dims:
+            return False
+        dims = self.dims[value]
+        changed = False
+        for d, (have, want) in enumerate(zip(dims, wanted, strict=True)):
+            others = {a for e, axes in enumerate(dims) if e != d for a in axes}
+            if len(want) > len(have) and want[: len(have)] == have and not others & set(want):
+                dims[d] = want
+                changed = True
+        return changed
+
+    def loop_axes(self, op: Operation, rule: ShardingRule) -> list[Axes]:
+        if op in self.fixed:
+            return [tuple(a) for a in self.fixed[op].loop_axes]
+        candidates: list[list[Axes]] = [[] for _ in rule.loops]
+        extents: list[list[int]] = [[] for _ in rule.loops]
+        for v, loop_of in _indexed(op, rule):
+            shape = v.type.get_shape()  # type: ignore[union-attr]
+            for d, loop in enumerate(loop_of):
+                if loop is None:
+                    continue
+                if self.dims[v][d]:
+                    candidates[loop].append(self.dims[v][d])
+                if shape[d] >= 0:
+                    extents[loop].append(shape[d])
+        for r in op.results:
+            s = self.closed.get(r)
+            if s is not None and s.is_partial:
+                kinds = [i for i in rule.reduction_loops() if rule.loops[i].kind == s.partial_kind]
+                if kinds:
+                    candidates[kinds[0]].append(s.partial_axes)
+        chosen = [self.best(c) for c in candidates]
+        order = sorted(range(len(chosen)), key=lambda i: -self.devices(chosen[i]))
+        used: set[int] = set()
+        for i in order:
+            axes = chosen[i]
+            cut = next((k for k, a in enumerate(axes) if a in used), len(axes))
+            while cut and any(n % self.devices(axes[:cut]) for n in extents[i]):
+                cut -= 1
+            chosen[i] = axes[:cut]
+            used |= set(chosen[i])
+        return chosen
+
+    def best(self, candidates: list[Axes]) -> Axes:
+        """The most sharded candidate every other one is a prefix of; on a conflict,
+        the one over most devices (the first of those)."""
+        if not candidates:
+            return ()
+        ranked = sorted(candidates, key=lambda c: -self.devices(c))
+        for c in ranked:
+            if all(c[: len(o)] == o for o in candidates):
+                return c
+        return ranked[0]
+
+    def devices(self, axes: Axes) -> int:
+        assert self.grid is not None
+        return prod(self.grid.shape[a] or 1 for a in axes)
+
+    # ------------------------------------------------------------------ phase 2
+
+    def write(self) -> None:
+        assert self.grid is not None
+        self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
+        layouts: dict[SSAValue, Sharding] = dict(self.closed)
+        self.open_args = {a for a in self.block.args if _is_tensor(a) and a not in self.closed}
+        for op in list(self.block.ops):
+            if op in self.rules:
+                self.write_op(op, layouts)
+            elif op.has_trait(IsTerminator):
+                self.settle_returned(op, layouts)
+
+    def write_op(self, op: Operation, layouts: dict[SSAValue, Sharding]) -> None:
+        assert self.grid is not None
+        rule = self.rules[op]
+        held = [layouts.get(v) if _is_tensor(v) else None for v in op.operands]
+        option = self.fixed.get(op) or loop_option(rule, self.grid.name, self.loops[op], held)
+        if not option_fits(op, rule, option, self.grid):
+            option = loop_option(rule, self.grid.name, [()] * len(rule.loops), held)
+        for i, v in enumerate(op.operands):
+            want = operand_layout(rule, option, i, v)
+            if v in self.open_args and want is not None:
+                self.open_args.discard(v)  # arrives as its first user reads it
+                if not (arrives := without_partial(want)).is_replicated:
+                    self.annotate_value(v, arrives, InsertPoint.at_start(self.block), layouts)
+                    v = op.operands[i]
+            have = layouts.get(v) or Sharding.replicated(self.grid.name)
+            if want is not None and want != have:
+                sharding, shard = annotation(v, want, True)
+                self.rewriter.insert_op((sharding, shard), InsertPoint.before(op))
+                op.operands[i] = shard.result
+        for j, r in enumerate(op.results):
+            if not _is_tensor(r):
+                continue
+            if r in self.closed:
+                continue
+            s = result_sharding(rule, option, j)
+            layouts[r] = s
+            if not s.is_replicated:
+                self.annotate_value(r, s, InsertPoint.after(op), layouts)
+
+    def annotate_value(
+        self, value: SSAValue, s: Sharding, at: InsertPoint, layouts: dict[SSAValue, Sharding]
+    ) -> None:
+        """A result annotation `s` on `value`, which every user then reads."""
+        uses = list(value.uses)
+        sharding, shard = annotation(value, s, False)
+        self.rewriter.insert_op((sharding, shard), at)
+        for use in uses:
+            use.operation.operands[use.index] = shard.result
+        layouts[value] = layouts[shard.result] = s
+
+    def settle_returned(self, terminator: Operation, layouts: dict[SSAValue, Sharding]) -> None:
+        """A returned value the user did not lay out leaves settled (callers get values)."""
+        for i, v in enumerate(terminator.operands):
+            base = v.owner.src if isinstance(v.owner, ShardOp) else v
+            s = layouts.get(v) or layouts.get(base)
+            if v in self.closed or s is None or not s.is_partial:
+                continue
+            sharding, shard = annotation(v, without_partial(s), True)
+            self.rewriter.insert_op((sharding, shard), InsertPoint.before(terminator))
+            terminator.operands[i] = shard.result
