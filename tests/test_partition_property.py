@@ -4,8 +4,8 @@ program a random search has failed on, run on N simulated devices and match one 
 The property: for a program drawn by `xshard.testing.random_programs.programs` (a DAG
 of StableHLO ops with random split and partial annotations on arguments,
 intermediates and results, on a 1-D or 2-D grid), `run_module` under either argument
-mode, any traversal, with or without propagation, partitions it (no refusal, no
-crash) and its results equal the one-device program's. The default run draws 100
+mode, either propagation strategy and any traversal, or without propagation,
+partitions it (no refusal, no crash) and its results equal the one-device program's. The default run draws 100
 programs, reproducibly; `pytest tests/test_partition_property.py
 --hypothesis-profile=long` draws 1000 fresh ones (docs/testing.md).
 """
@@ -27,6 +27,7 @@ FILECHECK = Path(__file__).parent / "filecheck"
 
 modes = st.sampled_from(["partitioned", "global"])
 traversals = st.sampled_from(["backward-forward", "forward", "backward", "forward-backward"])
+strategies = st.sampled_from(["aggressive", "upstream"])
 
 
 def run(text: str, devices: int, **options):
@@ -35,12 +36,17 @@ def run(text: str, devices: int, **options):
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(programs(), modes, traversals, st.booleans())
-def test_random_programs_match_one_device(program, mode, traversal, propagate):
+@given(programs(), modes, traversals, strategies, st.booleans())
+def test_random_programs_match_one_device(program, mode, traversal, strategy, propagate):
     event(f"grid {'x'.join(map(str, program.grid))}")
     event(f"partial axes: {program.has_partial}")
     report = run(
-        program.text, program.devices, arguments=mode, traversal=traversal, propagate=propagate
+        program.text,
+        program.devices,
+        arguments=mode,
+        traversal=traversal,
+        strategy=strategy,
+        propagate=propagate,
     )
     assert report.match, f"max |error| {report.max_abs_error}\n{program.text}"
 

@@ -295,7 +295,7 @@ def run_module(
     arguments: ArgumentMode = "partitioned",
     simplify: bool = True,
     propagate: bool = True,
-    strategy: Strategy = "upstream",
+    strategy: Strategy = "aggressive",
     inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:

@@ -104,17 +104,29 @@ class _Builder:
             self.partial_operands.add(operand)
 
     def add_result(self, index: int, s: Sharding) -> None:
+        self.add_result_split(index, s)
+        self.add_result_partial(index, s)
+
+    def add_result_split(self, index: int, s: Sharding) -> None:
         self.check_grid(s)
         self.assign_dims(self.rule.result_maps[index], s)
-        if not s.partial_axes:
+
+    def add_result_partial(self, index: int, s: Sharding) -> None:
+        """Explain the result's partial axes: those a carried operand state gives already,
+        else a split reduction loop of their kind, else a carried state of their own."""
+        carried = self.carried if self.carried and self.carried[1] == s.partial_kind else None
+        axes = tuple(a for a in s.partial_axes if carried is None or a not in carried[0])
+        if not axes:
             return
         reductions = [
-            i for i in self.rule.reduction_loops() if self.rule.loops[i].kind == s.partial_kind
+            i
+            for i in self.rule.reduction_loops()
+            if self.rule.loops[i].kind == s.partial_kind and self.loops[i] is None
         ]
         if reductions:
-            self.assign(reductions[0], s.partial_axes)
-        elif s.partial_kind in self.rule.partial.kinds:
-            self.carry(s.partial_axes, s.partial_kind, None)
+            self.assign(reductions[0], axes)
+        elif s.partial_kind in self.rule.partial.kinds and self.carried is None:
+            self.carry(axes, s.partial_kind, None)
         else:
             raise ShardingConflict(
                 f"result {index} cannot be partial ({s.partial_kind.value}) here"
@@ -173,10 +185,12 @@ def partition_options(
     `operands` are the layouts the operands are in, `results` the layouts asked of the
     results (None: no wish). Any option is correct: the pass reshards each operand to
     what the option needs and each result from what it produces. The first keeps
-    every wanted result, then each operand's split and partial axes that fit (an
+    the split axes of every wanted result, then each operand's split and partial
+    axes that fit (an
     operand whose partial state does not fit is settled first; a replicated one costs
-    nothing to slice, so it asks for nothing); then results alone, operands alone, and
-    finally nothing split at all.
+    nothing to slice, so it asks for nothing), then the results' partial axes, which
+    an operand's carried state explains before a split reduction loop does; then
+    results alone, operands alone, and finally nothing split at all.
     """
     wanted = [(i, s) for i, s in enumerate(results) if s is not None]
     held = [(i, s) for i, s in enumerate(operands) if s is not None and not s.is_replicated]
@@ -184,13 +198,16 @@ def partition_options(
         b = _Builder(rule, grid)
         if keep_results:
             for i, s in wanted:
-                b = _tried(b, lambda b, i=i, s=s: b.add_result(i, s))
+                b = _tried(b, lambda b, i=i, s=s: b.add_result_split(i, s))
         if keep_operands:
             for i, s in held:
                 tried = _tried(b, lambda b, i=i, s=s: b.add_operand(i, s))
                 if tried is b and s.is_partial:
                     tried = _tried(b, lambda b, i=i, s=s: b.add_operand(i, without_partial(s)))
                 b = tried
+        if keep_results:  # partial results: by the operands' carried state where they can
+            for i, s in wanted:
+                b = _tried(b, lambda b, i=i, s=s: b.add_result_partial(i, s))
         try:
             yield b.finish()
         except ShardingConflict:

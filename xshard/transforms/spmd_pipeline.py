@@ -58,7 +58,7 @@ class SpmdPipelinePass(ModulePass):
     arguments: ArgumentMode = "partitioned"
     simplify: bool = True
     propagate: bool = True
-    strategy: Strategy = "upstream"
+    strategy: Strategy = "aggressive"
 
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order; collective optimisations (shard-simplify) run after partition."""

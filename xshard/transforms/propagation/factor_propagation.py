@@ -9,13 +9,18 @@ has split is open, and an annotation the user wrote is closed (never changed):
 1. **Split axes, to a fixed point.** Each op's loops (its sharding rule's factors)
    take, from the dims of its operands and results that they index, the most sharded
    axes all those dims agree with (the longest one the others are prefixes of; on a
-   conflict, the one over most devices); an axis shards one loop only, and a loop
-   keeps only the axes every dim it indexes divides by. Open dims then grow to their
+   conflict, the one over most devices, then the one more elements hold); an axis
+   shards one loop only (the loop over most devices, then the one whose axes more
+   elements hold, keeps it: moving the smaller tensors is cheaper; an argument the
+   user did not lay out weighs nothing, its layout is free), and a loop keeps only
+   the axes every dim it indexes divides by. Open dims then grow to their
    loop's axes. `shard.shard` ops pass axes through unchanged (both ends are one
    value). Sweeps go forward and backward until nothing grows.
 2. **Annotations.** In program order each op runs under the option its loops give,
-   carrying the partial state of operands it accepts partial (a split reduction loop
-   leaves its results partial, as before): its results get that layout as result
+   carrying the partial state of an operand it accepts partial if that operand has
+   no other reader (a partial value read twice is settled once, not once per chain
+   it would flow down) or the user wants the op's result partial; a split reduction
+   loop leaves its results partial, as before. Its results get that layout as result
    annotations, and each operand whose layout differs gets an annotation for the op.
    An argument the user did not lay out arrives as its first user reads it (never
    partial); a returned value left partial is settled, unless the user's annotation
@@ -29,7 +34,7 @@ from math import prod
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import SymbolRefAttr, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
@@ -98,6 +103,8 @@ class FactorPropagation:
         """Each op's loop axes at the fixed point, read before annotations are written."""
         self.open_args: set[SSAValue] = set()
         """Arguments not laid out yet: each arrives as its first user reads it."""
+        self.readers: dict[SSAValue, int] = {}
+        """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
 
     def _grid(self) -> Grid | None:
@@ -187,15 +194,17 @@ class FactorPropagation:
     def loop_axes(self, op: Operation, rule: ShardingRule) -> list[Axes]:
         if op in self.fixed:
             return [tuple(a) for a in self.fixed[op].loop_axes]
-        candidates: list[list[Axes]] = [[] for _ in rule.loops]
+        candidates: list[list[tuple[Axes, int]]] = [[] for _ in rule.loops]
         extents: list[list[int]] = [[] for _ in rule.loops]
         for v, loop_of in _indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
+            free = isinstance(v, BlockArgument) and v not in self.closed
+            size = 0 if free else prod(max(n, 1) for n in shape)
             for d, loop in enumerate(loop_of):
                 if loop is None:
                     continue
                 if self.dims[v][d]:
-                    candidates[loop].append(self.dims[v][d])
+                    candidates[loop].append((self.dims[v][d], size))
                 if shape[d] >= 0:
                     extents[loop].append(shape[d])
         for r in op.results:
@@ -203,29 +212,37 @@ class FactorPropagation:
             if s is not None and s.is_partial:
                 kinds = [i for i in rule.reduction_loops() if rule.loops[i].kind == s.partial_kind]
                 if kinds:
-                    candidates[kinds[0]].append(s.partial_axes)
+                    size = prod(max(n, 1) for n in r.type.get_shape())  # type: ignore[union-attr]
+                    candidates[kinds[0]].append((s.partial_axes, size))
         chosen = [self.best(c) for c in candidates]
-        order = sorted(range(len(chosen)), key=lambda i: -self.devices(chosen[i]))
+        order = sorted(
+            range(len(chosen)), key=lambda i: (-self.devices(chosen[i][0]), -chosen[i][1])
+        )
         used: set[int] = set()
+        loops: list[Axes] = [()] * len(chosen)
         for i in order:
-            axes = chosen[i]
+            axes = chosen[i][0]
             cut = next((k for k, a in enumerate(axes) if a in used), len(axes))
             while cut and any(n % self.devices(axes[:cut]) for n in extents[i]):
                 cut -= 1
-            chosen[i] = axes[:cut]
-            used |= set(chosen[i])
-        return chosen
+            loops[i] = axes[:cut]
+            used |= set(loops[i])
+        return loops
 
-    def best(self, candidates: list[Axes]) -> Axes:
-        """The most sharded candidate every other one is a prefix of; on a conflict,
-        the one over most devices (the first of those)."""
+    def best(self, candidates: list[tuple[Axes, int]]) -> tuple[Axes, int]:
+        """The most sharded candidate every other one is a prefix of; on a conflict, the
+        one over most devices, then the one held by the most elements (moving the
+        smaller tensors is cheaper). With it, how many elements hold those axes."""
         if not candidates:
-            return ()
-        ranked = sorted(candidates, key=lambda c: -self.devices(c))
+            return (), 0
+        held: dict[Axes, int] = {}
+        for axes, size in candidates:
+            held[axes] = held.get(axes, 0) + size
+        ranked = sorted(held, key=lambda c: (-self.devices(c), -held[c]))
         for c in ranked:
-            if all(c[: len(o)] == o for o in candidates):
-                return c
-        return ranked[0]
+            if all(c[: len(o)] == o for o in held):
+                return c, sum(n for o, n in held.items() if c[: len(o)] == o)
+        return ranked[0], held[ranked[0]]
 
     def devices(self, axes: Axes) -> int:
         assert self.grid is not None
@@ -236,6 +253,7 @@ class FactorPropagation:
     def write(self) -> None:
         assert self.grid is not None
         self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
+        self.readers = {v: len({use.operation for use in v.uses}) for v in self.dims}
         layouts: dict[SSAValue, Sharding] = dict(self.closed)
         self.open_args = {a for a in self.block.args if _is_tensor(a) and a not in self.closed}
         for op in list(self.block.ops):
@@ -248,7 +266,12 @@ class FactorPropagation:
         assert self.grid is not None
         rule = self.rules[op]
         held = [layouts.get(v) if _is_tensor(v) else None for v in op.operands]
-        option = self.fixed.get(op) or loop_option(rule, self.grid.name, self.loops[op], held)
+        kept = any(r in self.closed and self.closed[r].is_partial for r in op.results)
+        carried = [
+            s if s is None or not s.is_partial or kept or self.readers.get(v, 0) == 1 else None
+            for v, s in zip(op.operands, held, strict=True)
+        ]
+        option = self.fixed.get(op) or loop_option(rule, self.grid.name, self.loops[op], carried)
         if not option_fits(op, rule, option, self.grid):
             option = loop_option(rule, self.grid.name, [()] * len(rule.loops), held)
         for i, v in enumerate(op.operands):
@@ -283,6 +306,7 @@ class FactorPropagation:
         for use in uses:
             use.operation.operands[use.index] = shard.result
         layouts[value] = layouts[shard.result] = s
+        self.readers[shard.result] = self.readers.get(value, 0)
 
     def settle_returned(self, terminator: Operation, layouts: dict[SSAValue, Sharding]) -> None:
         """A returned value the user did not lay out leaves settled (callers get values)."""

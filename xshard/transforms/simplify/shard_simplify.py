@@ -7,7 +7,10 @@ The rewrites come from their own passes' `patterns()`; this pass only adds:
   `arith.constant`s; dynamic axes are still queried;
 - `RemoveSingleDeviceCollective`: a pure collective whose group is one device
   (grid axes all of size 1, or none) and whose type does not change is its input;
-  with upstream's canonicalization for empty grid axes on the other collectives.
+  with upstream's canonicalization for empty grid axes on the other collectives;
+- `RemoveIdempotentAllReduce`: an `all_reduce` of max, min, and or or over axes
+  where its input is provably the same on every device (`replication`) is its
+  input (such a value is what a partial max, made from a whole one, holds).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from xshard.dialects.shard import (
     group_size,
     lookup_grid,
 )
+from xshard.sharding.reduction import ReductionKind
 from xshard.transforms.canonicalization.shard import RemoveEmptyGridAxesCollective
 from xshard.transforms.simplify import (
     cancel_inverse_pairs,
@@ -48,6 +52,7 @@ from xshard.transforms.simplify import (
     reassociate_all_reduce,
     reassociate_reduce_scatter,
 )
+from xshard.transforms.simplify.replication import is_replicated
 
 _REWRITES = (
     fold_all_reduce,
@@ -103,12 +108,34 @@ class RemoveSingleDeviceCollective(RewritePattern):
         rewriter.replace(op, [], [op.input])
 
 
+_IDEMPOTENT = frozenset(
+    {
+        ReductionKind.MAX,
+        ReductionKind.MIN,
+        ReductionKind.BITWISE_AND,
+        ReductionKind.BITWISE_OR,
+    }
+)
+
+
+class RemoveIdempotentAllReduce(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AllReduceOp, rewriter: PatternRewriter) -> None:
+        if (
+            op.reduction.data in _IDEMPOTENT
+            and op.input.type == op.result.type
+            and is_replicated(op.input, op.grid.root_reference.data, op.grid_axes_tuple())
+        ):
+            rewriter.replace(op, [], [op.input])
+
+
 def patterns() -> list[RewritePattern]:
     rewrites = [p for module in _REWRITES for p in module.patterns()]
     return [
         *rewrites,
         FoldGridShape(),
         RemoveSingleDeviceCollective(),
+        RemoveIdempotentAllReduce(),
         RemoveEmptyGridAxesCollective(),
     ]
 
