@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from xshard.cli.internal_error import report_internal_error
-from xshard.transforms.propagation.sharding_propagation import Traversal
+from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
 
 if TYPE_CHECKING:
     from xshard.run import RunReport
@@ -59,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         dest="simplify",
         action="store_false",
         help="skip shard-simplify (xshard-spmd{simplify=false}), to see what it saves",
+    )
+    p.add_argument(
+        "--strategy",
+        choices=get_args(Strategy),
+        default="aggressive",
+        help="sharding-propagation's strategy (default: aggressive)",
     )
     p.add_argument(
         "--no-propagation",
@@ -127,6 +133,7 @@ def _run(args: argparse.Namespace) -> int:
             arguments=args.arguments,
             simplify=args.simplify,
             propagate=args.propagate,
+            strategy=args.strategy,
             ctx=ctx,
         )
     except ParseError as err:
