@@ -1,0 +1,280 @@
+"""Sharding models of the windowed StableHLO ops (reduce_window, select_and_scatter), and
+the window and halo arithmetic they share with convolution's (`stablehlo_convolution.py`).
+
+A windowed dim split into even blocks computes each device's block of the result
+exactly in two cases (`window_halo`):
+- "same" windows: stride 1, no base dilation, padding `(lo, hi) >= 0` with
+  `lo + hi` = the window's reach - 1, so the result is as long as the input. The block
+  needs `lo` cells of the previous device and `hi` of the next (halos, fetched with
+  `shard.update_halo`) and the op's padding value past the global edges; each device then
+  runs the op unpadded on its halo'd block;
+- windows that tile the dim: stride = the window's reach, no padding, no base dilation, and
+  the input exactly `stride` times the result. Blocks split on window boundaries (the
+  result's even split guarantees it) and each device runs the op as it is.
+Every other windowed dim is not indexed by a loop, so `shard-partition` gathers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects import shard
+from xshard.dialects import stablehlo as hlo
+from xshard.dialects.stablehlo.checks import element_type
+from xshard.dialects.stablehlo.windows import dilated, padding_attr
+from xshard.interfaces.annotations import SHARDING_OPTION, base_value
+from xshard.interfaces.models.common import dims_map
+from xshard.interfaces.models.stablehlo_partition import reduction_identity
+from xshard.interfaces.partition_context import PartitionContext, local_type
+from xshard.interfaces.sharding_interface import (
+    NO_PARTIAL,
+    Loop,
+    PartialFlow,
+    PartialRule,
+    ShardingRule,
+    register_model,
+)
+from xshard.sharding.reduction import ReductionKind
+from xshard.sharding.sharding import Sharding
+
+Halo = tuple[int, int]
+
+# ---------------------------------------------------------------- window arithmetic
+
+
+def window_halo(
+    size: int, out_size: int, window: int, stride: int, pad: Halo, base_dilation: int = 1,
+    window_dilation: int = 1,
+) -> Halo | None:
+    """The `(lo, hi)` halo with which an even block of this dim computes its block of the
+    result (see the module docstring; `(0, 0)` for tiling windows), None if none does."""
+    if base_dilation != 1 or size < 0:
+        return None
+    reach = dilated(window, window_dilation)
+    lo, hi = pad
+    if stride == 1 and lo >= 0 and hi >= 0 and lo + hi == reach - 1:
+        return pad
+    if pad == (0, 0) and stride == reach and size == out_size * stride:
+        return (0, 0)
+    return None
+
+
+def splat_value(value: SSAValue) -> float | int | None:
+    """The one value of a splat constant, looked for through annotations and the
+    broadcasts and reshapes JAX wraps init values in; None for anything else."""
+    value = base_value(value)
+    while isinstance(value.owner, hlo.BroadcastInDimOp | hlo.ReshapeOp):
+        value = base_value(value.owner.operand)
+    const = value.owner
+    if isinstance(const, hlo.ConstantOp) and const.value.is_splat():
+        return const.value.get_values()[0]
+    return None
+
+
+def is_identity(value: SSAValue, kind: ReductionKind) -> bool:
+    """Whether `value` is a constant equal to `kind`'s identity: each device may then
+    combine it once into a partial result."""
+    identity = reduction_identity(kind, element_type(value.type))
+    return identity is not None and splat_value(value) == identity
+
+
+# ---------------------------------------------------------------- per-device forms
+
+
+def bare_operand(ctx: PartitionContext, index: int) -> tuple[SSAValue, Sharding]:
+    """Operand `index`'s local block without halos (sliced off locally) and its sharding."""
+    s = ctx.operand_shardings[index] or Sharding.replicated(ctx.grid.name)
+    value = ctx.operands[index]
+    if s.sharded_dims_offsets:
+        raise DiagnosticError(
+            ctx.op, f"'{ctx.op.name}' cannot be partitioned with uneven shards ({s})"
+        )
+    if s.halo_sizes:
+        bare = replace(s, halo_sizes=())
+        value = ctx.reshard(value, s, bare, ctx.op.operands[index].type)
+        s = bare
+    return value, s
+
+
+def with_halos(
+    ctx: PartitionContext, value: SSAValue, s: Sharding, halos: Mapping[int, Halo],
+    pad_value: SSAValue,
+) -> SSAValue:
+    """The halo-free block `value` (under `s`) grown by `halos[d]` along each split dim
+    `d`: `pad_value` past the global edges, the neighbours' cells elsewhere
+    (`shard.update_halo` leaves the outer halos of a group's first and last devices)."""
+    wanted = {d: h for d, h in halos.items() if h != (0, 0) and s.axes_of(d)}
+    if not wanted:
+        return value
+    t = value.type
+    assert isinstance(t, TensorType)
+    for d, (lo, hi) in wanted.items():
+        if max(lo, hi) > t.get_shape()[d]:
+            raise DiagnosticError(
+                ctx.op,
+                f"'{ctx.op.name}' split along dim {d} needs halos ({lo}, {hi}) wider than the "
+                f"{t.get_shape()[d]} cells of each block: use fewer shards",
+            )
+    rank = t.get_num_dims()
+    low = [wanted.get(d, (0, 0))[0] for d in range(rank)]
+    high = [wanted.get(d, (0, 0))[1] for d in range(rank)]
+    padded = ctx.insert(hlo.PadOp(value, pad_value, low, high)).results[0]
+    sizes = [v for d in s.split_dims for v in wanted.get(d, (0, 0))]
+    return ctx.insert(
+        shard.UpdateHaloOp(padded, ctx.grid.name, s.split_axes, sizes)
+    ).results[0]
+
+
+def zero(ctx: PartitionContext, element: Attribute) -> SSAValue:
+    t = TensorType(element, [])
+    return ctx.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0]))).results[0]
+
+
+def emit_local(
+    ctx: PartitionContext, operands: Sequence[SSAValue], properties: Mapping[str, Attribute]
+) -> None:
+    """`ctx.op` on `operands` (halo-free or halo'd as the model arranged) with its
+    properties overridden by `properties`, producing halo-free result blocks; results
+    whose sharding has halos then get them from the neighbours."""
+    op = ctx.op
+    produced = ctx.result_shardings
+    bare = [None if s is None else replace(s, halo_sizes=()) for s in produced]
+    new = type(op).create(
+        operands=operands,
+        result_types=[
+            local_type(op, r.type, s, ctx.grid) for r, s in zip(op.results, bare, strict=True)
+        ],
+        properties={**op.properties, **properties},
+        attributes={k: v for k, v in op.attributes.items() if k != SHARDING_OPTION},
+        regions=[ctx.clone_region(region) for region in op.regions],
+    )
+    ctx.insert(new)
+    results = [
+        value if s is None or s == b else ctx.reshard(value, b, s, r.type)
+        for value, r, s, b in zip(new.results, op.results, produced, bare, strict=True)
+    ]
+    ctx.set_results(results)
+
+
+def split_padding(
+    pads: Sequence[Halo], dims: Sequence[int], s: Sharding, halos: Sequence[Halo | None]
+) -> DenseIntOrFPElementsAttr:
+    """The local padding: none along split dims whose halos bring the data instead."""
+    return padding_attr([
+        (0, 0) if halo is not None and s.axes_of(d) else pad
+        for pad, d, halo in zip(pads, dims, halos, strict=True)
+    ])
+
+
+# ---------------------------------------------------------------- reduce_window
+
+
+def _reduce_window_halos(op: hlo.ReduceWindowOp) -> list[Halo | None]:
+    in_shape = op.inputs[0].type.get_shape()  # type: ignore[union-attr]
+    out_shape = op.results_[0].type.get_shape()  # type: ignore[union-attr]
+    return [
+        window_halo(size, out, w, s, pad, b, d)
+        for size, out, w, s, pad, b, d in zip(
+            in_shape, out_shape, op.window_dimensions.get_values(), op.strides,
+            op.padding_values, op.base_dilation_values, op.window_dilation_values, strict=True,
+        )
+    ]
+
+
+def parallel_loops(splittable: Sequence[bool]) -> tuple[int, AffineMap]:
+    """One parallel loop per dim that may be split: the loop count, and the map of a
+    tensor with these dims (the others not indexed)."""
+    loops: list[int | None] = []
+    count = 0
+    for ok in splittable:
+        loops.append(count if ok else None)
+        count += ok
+    return count, dims_map(count, loops)
+
+
+class ReduceWindowModel:
+    """Loops: the input dims that may be split (`window_halo`), shared with the results.
+
+    Partial inputs: a body that is one known combiner with the init its identity
+    distributes over that combiner (each window of a sum of blocks is the sum of their
+    windows; padding adds the identity), as for `reduce`.
+    """
+
+    def rule(self, op: Operation) -> ShardingRule:
+        assert isinstance(op, hlo.ReduceWindowOp)
+        n, m = parallel_loops([h is not None for h in _reduce_window_halos(op)])
+        kind = hlo.reduction_kind(op)
+        partial = NO_PARTIAL
+        if kind in (ReductionKind.SUM, ReductionKind.MAX, ReductionKind.MIN) and is_identity(
+            op.init_values[0], kind
+        ):
+            partial = PartialRule(PartialFlow.PASS_THROUGH, frozenset({kind}), operands=(0,))
+        return ShardingRule(
+            tuple(Loop.parallel() for _ in range(n)),
+            (m,) * len(op.inputs) + (dims_map(n, []),) * len(op.init_values),
+            (m,) * len(op.results_),
+            partial,
+        )
+
+    def partition(self, op: Operation, ctx: PartitionContext) -> None:
+        """Each input block gets the halos its "same" windows reach (the init value past
+        the global edges), and the op runs on it unpadded along those dims."""
+        assert isinstance(op, hlo.ReduceWindowOp)
+        halos = _reduce_window_halos(op)
+        count = len(op.inputs)
+        inputs, s = [], None
+        for i in range(count):
+            value, s = bare_operand(ctx, i)
+            init = ctx.operands[count + i]
+            inputs.append(with_halos(ctx, value, s, dict(_present(halos)), init))
+        assert s is not None
+        padding = split_padding(op.padding_values, range(len(halos)), s, halos)
+        emit_local(ctx, [*inputs, *ctx.operands[count:]], {"padding": padding})
+
+
+def _present(halos: Sequence[Halo | None]) -> list[tuple[int, Halo]]:
+    return [(d, h) for d, h in enumerate(halos) if h is not None]
+
+
+# ---------------------------------------------------------------- select_and_scatter
+
+
+class SelectAndScatterModel:
+    """Loops: the dims whose windows tile them (window = stride, no padding, including
+    window 1 with stride 1), shared by operand, source and result: each window, its
+    selection and its scatter stay inside one block. Overlapping windows would scatter
+    into the neighbours' blocks, so those dims are not indexed.
+
+    Partial source (sum): the scatter is linear in the source when it adds onto a zero
+    init; the operand, which the selection reads, must be settled.
+    """
+
+    def rule(self, op: Operation) -> ShardingRule:
+        assert isinstance(op, hlo.SelectAndScatterOp)
+        in_shape = op.operand.type.get_shape()  # type: ignore[union-attr]
+        out_shape = op.source.type.get_shape()  # type: ignore[union-attr]
+        n, m = parallel_loops([
+            window_halo(size, out, w, s, pad) == (0, 0)
+            for size, out, w, s, pad in zip(
+                in_shape, out_shape, op.window, op.strides, op.padding_values, strict=True
+            )
+        ])
+        partial = NO_PARTIAL
+        if hlo.single_reducer(op.scatter) is hlo.AddOp and is_identity(
+            op.init_value, ReductionKind.SUM
+        ):
+            partial = PartialRule(PartialFlow.ONE_OPERAND, frozenset({ReductionKind.SUM}),
+                                  operands=(1,))
+        return ShardingRule(
+            tuple(Loop.parallel() for _ in range(n)), (m, m, dims_map(n, [])), (m,), partial
+        )
+
+
+register_model(hlo.ReduceWindowOp)(ReduceWindowModel())
+register_model(hlo.SelectAndScatterOp)(SelectAndScatterModel())
