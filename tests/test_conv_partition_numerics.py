@@ -1,0 +1,255 @@
+"""The ops of convolutional models (convolution, reduce_window, select_and_scatter, pad,
+reverse) partitioned and run on 8 simulated CPU devices, against one device.
+
+Each `tests/e2e/` program below is a global annotated program run end to end by
+`xshard.run.run_module` (propagation, partition, collective simplification, export,
+XLA); the collectives each device executes are held to the analytic minimum written
+in the program's header comment. The sharding rules of the shapes that must not be
+split are checked directly: a wrongly indexed dim would be a wrong number.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from xshard.context import xshard_context
+from xshard.diagnostics import DiagnosticError, LocatingParser, op_location
+from xshard.interfaces.sharding_interface import NO_PARTIAL, dim_loops, model_for
+from xshard.run import Collective, run_module
+from xshard.sharding.reduction import ReductionKind
+from xshard.transforms.partition.shard_partition import ShardPartitionPass
+
+E2E = Path(__file__).parent / "e2e"
+
+# (program, the analytic minimum: collectives as (op, count, bytes on one device))
+CASES = [
+    ("conv_batch_8.mlir", []),
+    ("conv_features_2x4.mlir", []),
+    ("conv_contracting_8.mlir", [("all_reduce", 1, 2 * 4 * 4 * 8 * 4)]),
+    ("conv_halo_2x4.mlir", [("collective_permute", 4, 4 * 2 * 1 * 8 * 4 * 4)]),
+    ("conv_windows_2x4.mlir", [("collective_permute", 6, 2 * 576 + 2 * 384 + 216 + 120)]),
+    ("conv_strided_2x4.mlir", [("all_gather", 1, 2 * 4 * 16 * 4 * 4)]),
+    ("conv_dp_step_8.mlir", [("all_reduce", 1, 3 * 3 * 4 * 8 * 4)]),
+    ("depthwise_8.mlir", []),
+    ("pooling_8.mlir", [("collective_permute", 2, 2 * 2 * 1 * 4 * 4 * 4)]),
+    ("pad_reverse_2x4.mlir", [("all_gather", 1, 2 * 2 * 8 * 4 * 4)]),
+    ("partial_flow_8.mlir", [("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]),
+]
+
+
+def parse(text: str, name: str = "<test>") -> ModuleOp:
+    return LocatingParser(xshard_context(), text, name).parse_module()
+
+
+@pytest.mark.parametrize(("name", "minimum"), CASES, ids=[c[0] for c in CASES])
+def test_partitioned_on_8_devices_at_the_analytic_minimum(name: str, minimum: list[tuple]) -> None:
+    path = E2E / name
+    report = run_module(parse(path.read_text(), str(path)), 8, seed=5)
+    assert report.match, f"max abs error {report.max_abs_error}"
+    assert report.collectives == [Collective(*c) for c in minimum]
+
+
+STRIDED_ROWS_SPLIT = """
+shard.grid @g(shape = 8)
+func.func @main(%x: tensor<2x16x16x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32> {
+  %rows = shard.sharding @g split_axes = [[], [0]] : !shard.sharding
+  %rep = shard.sharding @g split_axes = [] : !shard.sharding
+  %x_s = shard.shard %x to %rows : tensor<2x16x16x4xf32>
+  %x_u = shard.shard %x_s to %rows annotate_for_users : tensor<2x16x16x4xf32>
+  %w_s = shard.shard %w to %rep : tensor<3x3x4x8xf32>
+  %w_u = shard.shard %w_s to %rep annotate_for_users : tensor<3x3x4x8xf32>
+  %y = stablehlo.convolution(%x_u, %w_u) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], \
+window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} \
+{batch_group_count = 1 : i64, feature_group_count = 1 : i64} \
+: (tensor<2x16x16x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32>
+  %y_s = shard.shard %y to %rows : tensor<2x8x8x8xf32>
+  func.return %y_s : tensor<2x8x8x8xf32>
+}
+""".replace("\\\n", "")
+
+
+def test_a_split_the_rule_does_not_index_is_refused_not_computed() -> None:
+    """A stride-2 convolution annotated with its rows split: a located error."""
+    module = parse(STRIDED_ROWS_SPLIT)
+    with pytest.raises(DiagnosticError, match="dim 1 is not indexed by a loop") as err:
+        ShardPartitionPass().apply(xshard_context(), module)
+    assert op_location(err.value.op) == "<test>:10:3"
+
+
+# ---------------------------------------------------------------- rules
+
+
+def only_op(body: str, args: str) -> Operation:
+    module = parse(f"func.func @f({args}) {{\n{body}\n  func.return\n}}")
+    (op,) = [op for op in module.walk() if op.name in _NAMES]
+    return op
+
+
+_NAMES = {
+    "stablehlo.convolution",
+    "stablehlo.reduce_window",
+    "stablehlo.select_and_scatter",
+    "stablehlo.pad",
+    "stablehlo.reverse",
+}
+
+
+def indexed(op: Operation) -> tuple[list[list[bool]], list[list[bool]]]:
+    """Per tensor operand and result, which dims a loop indexes."""
+    rule = model_for(op).rule(op)  # type: ignore[union-attr]
+    operands = [
+        [loop is not None for loop in dim_loops(m)] for m in rule.operand_maps if m is not None
+    ]
+    results = [[loop is not None for loop in dim_loops(m)] for m in rule.result_maps]
+    return operands, results
+
+
+NHWC = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+
+
+def conv(window: str, groups: tuple[int, int], types: str, dims: str = NHWC) -> Operation:
+    lhs, rhs = types.split(" -> ")[0].strip("()").split(", ")
+    return only_op(
+        f"  %0 = stablehlo.convolution(%x, %w) dim_numbers = {dims}, window = {{{window}}} "
+        f"{{batch_group_count = {groups[1]} : i64, feature_group_count = {groups[0]} : i64}} "
+        f": {types}",
+        f"%x: {lhs}, %w: {rhs}",
+    )
+
+
+T, F = True, False
+
+
+def test_convolution_rule_nhwc_same() -> None:
+    """batch, H, W and features are loops; the kernel's window dims never are."""
+    op = conv("stride = [1, 1], pad = [[1, 1], [1, 1]]", (1, 1),
+              "(tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32>")
+    assert indexed(op) == ([[T, T, T, T], [F, F, T, T]], [[T, T, T, T]])
+    rule = model_for(op).rule(op)  # type: ignore[union-attr]
+    assert [str(loop) for loop in rule.loops].count("reduction_sum") == 1
+
+
+@pytest.mark.parametrize(
+    ("window", "types"),
+    [
+        # stride 2 "SAME": windows neither keep the length nor tile it
+        ("stride = [2, 2], pad = [[0, 1], [0, 1]]",
+         "(tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>"),
+        # "VALID": the result is shorter than the input
+        ("stride = [1, 1], pad = [[0, 0], [0, 0]]",
+         "(tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x6x6x8xf32>"),
+        # dilated input (a transposed convolution's gradient)
+        ("stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [2, 2]",
+         "(tensor<2x4x4x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x7x7x8xf32>"),
+        # stride = window but the last input row is left over
+        ("stride = [2, 2], pad = [[0, 0], [0, 0]]",
+         "(tensor<2x9x9x4xf32>, tensor<2x2x4x8xf32>) -> tensor<2x4x4x8xf32>"),
+    ],
+)
+def test_convolution_spatial_dims_that_must_stay_whole(window: str, types: str) -> None:
+    operands, results = indexed(conv(window, (1, 1), types))
+    assert operands[0] == [T, F, F, T] and results == [[T, F, F, T]]
+
+
+def test_convolution_groups() -> None:
+    depthwise = conv("pad = [[1, 1], [1, 1]]", (8, 1),
+                     "(tensor<2x8x8x8xf32>, tensor<3x3x1x16xf32>) -> tensor<2x8x8x16xf32>")
+    assert indexed(depthwise) == ([[T, T, T, T], [F, F, F, T]], [[T, T, T, T]])
+    grouped = conv("pad = [[1, 1], [1, 1]]", (2, 1),
+                   "(tensor<2x8x8x8xf32>, tensor<3x3x4x16xf32>) -> tensor<2x8x8x16xf32>")
+    assert indexed(grouped) == ([[T, T, T, F], [F, F, F, F]], [[T, T, T, F]])
+    kernel_grad = conv("pad = [[1, 1], [1, 1]]", (1, 8),
+                       "(tensor<2x8x8x8xf32>, tensor<2x8x8x16xf32>) -> tensor<3x3x1x16xf32>",
+                       dims="[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]")
+    # the activations' rows and columns are the kernel's window here: not loops
+    assert indexed(kernel_grad) == ([[T, F, F, T], [T, F, F, T]], [[F, F, F, T]])
+    batch_groups = conv("pad = [[1, 1], [1, 1]]", (1, 2),
+                        "(tensor<4x8x8x8xf32>, tensor<3x3x8x16xf32>) -> tensor<2x8x8x16xf32>")
+    assert indexed(batch_groups) == ([[F, T, T, T], [F, F, T, F]], [[F, T, T, F]])
+
+
+def reduce_window(props: str, init: str, types: str, body: str = "stablehlo.add") -> Operation:
+    return only_op(
+        f'  %z = stablehlo.constant dense<{init}> : tensor<f32>\n'
+        f'  %0 = "stablehlo.reduce_window"(%x, %z) <{{{props}}}> ({{\n'
+        f"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        f"    %s = {body} %a, %b : tensor<f32>\n"
+        f"    stablehlo.return %s : tensor<f32>\n"
+        f"  }}) : {types}",
+        "%x: tensor<8x8xf32>",
+    )
+
+
+def test_reduce_window_rule() -> None:
+    pool = reduce_window(
+        "padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 3>",
+        "0.0", "(tensor<8x8xf32>, tensor<f32>) -> tensor<8x6xf32>",
+    )
+    # dim 0 "same" (halo 1, 1); dim 1 overlapping windows without padding: whole
+    assert indexed(pool) == ([[T, F], []], [[T, F]])
+    assert model_for(pool).rule(pool).partial.kinds == {ReductionKind.SUM}  # type: ignore[union-attr]
+    not_identity = reduce_window("window_dimensions = array<i64: 2, 2>, window_strides = "
+                                 "array<i64: 2, 2>", "1.0",
+                                 "(tensor<8x8xf32>, tensor<f32>) -> tensor<4x4xf32>")
+    assert indexed(not_identity) == ([[T, T], []], [[T, T]])
+    assert model_for(not_identity).rule(not_identity).partial == NO_PARTIAL  # type: ignore[union-attr]
+    max_pool = reduce_window("window_dimensions = array<i64: 2, 2>, window_strides = "
+                             "array<i64: 2, 2>", "0xFF800000",
+                             "(tensor<8x8xf32>, tensor<f32>) -> tensor<4x4xf32>",
+                             body="stablehlo.maximum")
+    assert model_for(max_pool).rule(max_pool).partial.kinds == {ReductionKind.MAX}  # type: ignore[union-attr]
+
+
+def test_select_and_scatter_rule() -> None:
+    """Overlapping windows (3 wide, stride 2) scatter across blocks: not a loop."""
+    op = only_op(
+        '  %z = stablehlo.constant dense<0.0> : tensor<f32>\n'
+        '  %0 = "stablehlo.select_and_scatter"(%x, %g, %z) <{padding = '
+        "dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 2>, "
+        "window_strides = array<i64: 2, 2>}> ({\n"
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %c = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    stablehlo.return %c : tensor<i1>\n"
+        "  }, {\n"
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+        "    stablehlo.return %s : tensor<f32>\n"
+        "  }) : (tensor<8x8xf32>, tensor<4x4xf32>, tensor<f32>) -> tensor<8x8xf32>",
+        "%x: tensor<8x8xf32>, %g: tensor<4x4xf32>",
+    )
+    assert indexed(op) == ([[F, T], [F, T], []], [[F, T]])
+    partial = model_for(op).rule(op).partial  # type: ignore[union-attr]
+    assert partial.accepts(1, ReductionKind.SUM) and not partial.accepts(0, ReductionKind.SUM)
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "kinds"),
+    [
+        ("0.0", [1, 0], [0, 0], {ReductionKind.SUM}),
+        ("0xFF800000", [0, 0], [0, 2], {ReductionKind.MAX}),
+        ("1.0", [1, 0], [0, 0], set()),
+        ("1.0", [0, 0], [0, 0], {ReductionKind.SUM, ReductionKind.MAX, ReductionKind.MIN}),
+    ],
+)
+def test_pad_rule(value: str, low: list[int], high: list[int], kinds: set) -> None:
+    """Padded dims stay whole; partial values pass only padded with their identity."""
+    out = f"{4 + low[0] + high[0]}x{4 + low[1] + high[1]}"
+    op = only_op(
+        f"  %v = stablehlo.constant dense<{value}> : tensor<f32>\n"
+        f"  %0 = stablehlo.pad %x, %v, low = {low}, high = {high}, interior = [0, 0] : "
+        f"(tensor<4x4xf32>, tensor<f32>) -> tensor<{out}xf32>",
+        "%x: tensor<4x4xf32>",
+    )
+    operands, results = indexed(op)
+    assert operands[0] == results[0] == [low[0] + high[0] == 0, low[1] + high[1] == 0]
+    assert set(model_for(op).rule(op).partial.kinds) == kinds  # type: ignore[union-attr]
+
+
+def test_reverse_rule() -> None:
+    op = only_op("  %0 = stablehlo.reverse %x, dims = [0, 2] : tensor<2x3x4xf32>",
+                 "%x: tensor<2x3x4xf32>")
+    assert indexed(op) == ([[F, T, F]], [[F, T, F]])
