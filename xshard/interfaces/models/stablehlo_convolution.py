@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Attribute, Operation
 
 from xshard.dialects import stablehlo as hlo
-from xshard.dialects.stablehlo.checks import element_type, shape
+from xshard.dialects.stablehlo.checks import shape
 from xshard.interfaces.models.common import SCALE_SUM, dims_map
 from xshard.interfaces.models.stablehlo_windows import (
     Halo,
@@ -38,7 +38,6 @@ from xshard.interfaces.models.stablehlo_windows import (
     split_padding,
     window_halo,
     with_halos,
-    zero,
 )
 from xshard.interfaces.partition_context import PartitionContext
 from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
@@ -124,7 +123,7 @@ class ConvolutionModel:
         local_lhs = shape(lhs.type)
         halos = spatial_halos(op)
         wanted = {d: h for d, h in zip(nums.lhs.spatial, halos, strict=True) if h is not None}
-        lhs = with_halos(ctx, lhs, s, wanted, zero(ctx, element_type(op.lhs.type)))
+        lhs = with_halos(ctx, lhs, s, wanted)
         props: dict[str, Attribute] = {
             "padding": split_padding(op.padding_values, nums.lhs.spatial, s, halos)
         }

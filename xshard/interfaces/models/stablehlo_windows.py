@@ -104,11 +104,12 @@ def bare_operand(ctx: PartitionContext, index: int) -> tuple[SSAValue, Sharding]
 
 def with_halos(
     ctx: PartitionContext, value: SSAValue, s: Sharding, halos: Mapping[int, Halo],
-    pad_value: SSAValue,
+    pad_value: SSAValue | None = None,
 ) -> SSAValue:
     """The halo-free block `value` (under `s`) grown by `halos[d]` along each split dim
-    `d`: `pad_value` past the global edges, the neighbours' cells elsewhere
-    (`shard.update_halo` leaves the outer halos of a group's first and last devices)."""
+    `d`: `pad_value` (default zero) past the global edges, the neighbours' cells
+    elsewhere (`shard.update_halo` leaves the outer halos of a group's first and last
+    devices)."""
     wanted = {d: h for d, h in halos.items() if h != (0, 0) and s.axes_of(d)}
     if not wanted:
         return value
@@ -121,6 +122,9 @@ def with_halos(
                 f"'{ctx.op.name}' split along dim {d} needs halos ({lo}, {hi}) wider than the "
                 f"{t.get_shape()[d]} cells of each block: use fewer shards",
             )
+    if pad_value is None:
+        zero = DenseIntOrFPElementsAttr.from_list(TensorType(t.element_type, []), [0])
+        pad_value = ctx.insert(hlo.ConstantOp(zero)).results[0]
     rank = t.get_num_dims()
     low = [wanted.get(d, (0, 0))[0] for d in range(rank)]
     high = [wanted.get(d, (0, 0))[1] for d in range(rank)]
@@ -129,11 +133,6 @@ def with_halos(
     return ctx.insert(
         shard.UpdateHaloOp(padded, ctx.grid.name, s.split_axes, sizes)
     ).results[0]
-
-
-def zero(ctx: PartitionContext, element: Attribute) -> SSAValue:
-    t = TensorType(element, [])
-    return ctx.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0]))).results[0]
 
 
 def emit_local(
