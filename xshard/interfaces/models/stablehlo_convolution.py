@@ -26,15 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import IntegerAttr, i64
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.checks import shape
 from xshard.interfaces.models.common import SCALE_SUM, dims_map
 from xshard.interfaces.models.stablehlo_windows import (
     Halo,
-    bare_operand,
     emit_local,
+    local_operand,
     split_padding,
     window_halo,
     with_halos,
@@ -118,15 +118,13 @@ class ConvolutionModel:
         local op the groups its block holds."""
         assert isinstance(op, hlo.ConvolutionOp)
         nums = op.dimension_numbers
-        lhs, s = bare_operand(ctx, 0)
-        rhs, _ = bare_operand(ctx, 1)
+        lhs, s = local_operand(ctx, 0)
+        rhs = ctx.operands[1]
         local_lhs = shape(lhs.type)
         halos = spatial_halos(op)
         wanted = {d: h for d, h in zip(nums.lhs.spatial, halos, strict=True) if h is not None}
         lhs = with_halos(ctx, lhs, s, wanted)
-        props: dict[str, Attribute] = {
-            "padding": split_padding(op.padding_values, nums.lhs.spatial, s, halos)
-        }
+        props = split_padding(op.padding_values, nums.lhs.spatial, s, halos)
         if op.feature_groups > 1 and s.axes_of(nums.lhs.second):
             per_group = shape(op.rhs.type)[nums.rhs.first]
             props["feature_group_count"] = IntegerAttr(local_lhs[nums.lhs.second] // per_group, i64)

@@ -17,7 +17,6 @@ Every other windowed dim is not indexed by a loop, so `shard-partition` gathers 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -26,12 +25,10 @@ from xdsl.ir.affine import AffineMap
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
-from xshard.dialects.stablehlo.checks import element_type
 from xshard.dialects.stablehlo.windows import dilated, padding_attr
-from xshard.interfaces.annotations import SHARDING_OPTION, base_value
-from xshard.interfaces.models.common import dims_map
-from xshard.interfaces.models.stablehlo_partition import reduction_identity
-from xshard.interfaces.partition_context import PartitionContext, local_type
+from xshard.interfaces.annotations import SHARDING_OPTION
+from xshard.interfaces.models.common import KINDS_ALL, dims_map
+from xshard.interfaces.partition_context import PartitionContext
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
     Loop,
@@ -65,41 +62,15 @@ def window_halo(
     return None
 
 
-def splat_value(value: SSAValue) -> float | int | None:
-    """The one value of a splat constant, looked for through annotations and the
-    broadcasts and reshapes JAX wraps init values in; None for anything else."""
-    value = base_value(value)
-    while isinstance(value.owner, hlo.BroadcastInDimOp | hlo.ReshapeOp):
-        value = base_value(value.owner.operand)
-    const = value.owner
-    if isinstance(const, hlo.ConstantOp) and const.value.is_splat():
-        return const.value.get_values()[0]
-    return None
-
-
-def is_identity(value: SSAValue, kind: ReductionKind) -> bool:
-    """Whether `value` is a constant equal to `kind`'s identity: each device may then
-    combine it once into a partial result."""
-    identity = reduction_identity(kind, element_type(value.type))
-    return identity is not None and splat_value(value) == identity
-
-
 # ---------------------------------------------------------------- per-device forms
 
 
-def bare_operand(ctx: PartitionContext, index: int) -> tuple[SSAValue, Sharding]:
-    """Operand `index`'s local block without halos (sliced off locally) and its sharding."""
+def local_operand(ctx: PartitionContext, index: int) -> tuple[SSAValue, Sharding]:
+    """Operand `index`'s local block and its layout: an even split, as the option gives
+    every operand (the halo arithmetic below relies on it)."""
     s = ctx.operand_shardings[index] or Sharding.replicated(ctx.grid.name)
-    value = ctx.operands[index]
-    if s.sharded_dims_offsets:
-        raise DiagnosticError(
-            ctx.op, f"'{ctx.op.name}' cannot be partitioned with uneven shards ({s})"
-        )
-    if s.halo_sizes:
-        bare = replace(s, halo_sizes=())
-        value = ctx.reshard(value, s, bare, ctx.op.operands[index].type)
-        s = bare
-    return value, s
+    assert not (s.halo_sizes or s.sharded_dims_offsets), s
+    return ctx.operands[index], s
 
 
 def with_halos(
@@ -138,37 +109,30 @@ def with_halos(
 def emit_local(
     ctx: PartitionContext, operands: Sequence[SSAValue], properties: Mapping[str, Attribute]
 ) -> None:
-    """`ctx.op` on `operands` (halo-free or halo'd as the model arranged) with its
-    properties overridden by `properties`, producing halo-free result blocks; results
-    whose sharding has halos then get them from the neighbours."""
+    """`ctx.op` on `operands` (halo'd where the model arranged it), its properties
+    overridden by `properties`, giving the local results."""
     op = ctx.op
-    produced = ctx.result_shardings
-    bare = [None if s is None else replace(s, halo_sizes=()) for s in produced]
     new = type(op).create(
         operands=operands,
-        result_types=[
-            local_type(op, r.type, s, ctx.grid) for r, s in zip(op.results, bare, strict=True)
-        ],
+        result_types=ctx.result_types(),
         properties={**op.properties, **properties},
         attributes={k: v for k, v in op.attributes.items() if k != SHARDING_OPTION},
         regions=[ctx.clone_region(region) for region in op.regions],
     )
     ctx.insert(new)
-    results = [
-        value if s is None or s == b else ctx.reshard(value, b, s, r.type)
-        for value, r, s, b in zip(new.results, op.results, produced, bare, strict=True)
-    ]
-    ctx.set_results(results)
+    ctx.set_results(new.results)
 
 
 def split_padding(
     pads: Sequence[Halo], dims: Sequence[int], s: Sharding, halos: Sequence[Halo | None]
-) -> DenseIntOrFPElementsAttr:
-    """The local padding: none along split dims whose halos bring the data instead."""
-    return padding_attr([
+) -> dict[str, Attribute]:
+    """The local `padding` property: none along split dims whose halos bring the data
+    instead; no override when that changes nothing."""
+    local = [
         (0, 0) if halo is not None and s.axes_of(d) else pad
         for pad, d, halo in zip(pads, dims, halos, strict=True)
-    ])
+    ]
+    return {} if local == list(pads) else {"padding": padding_attr(local)}
 
 
 # ---------------------------------------------------------------- reduce_window
@@ -200,9 +164,11 @@ def parallel_loops(splittable: Sequence[bool]) -> tuple[int, AffineMap]:
 class ReduceWindowModel:
     """Loops: the input dims that may be split (`window_halo`), shared with the results.
 
-    Partial inputs: a body that is one known combiner with the init its identity
-    distributes over that combiner (each window of a sum of blocks is the sum of their
-    windows; padding adds the identity), as for `reduce`.
+    Partial inputs: a body that is one known combiner (add, max, min) distributes over
+    it, as `reduce`'s: each window of a sum of blocks is the sum of their windows. The
+    init values are accumulators: each window, and each padded cell, holds the init once,
+    so a partial result takes its init partial alike (the init on one device, the
+    identity on the others; for max and min, the init everywhere).
     """
 
     def rule(self, op: Operation) -> ShardingRule:
@@ -210,15 +176,15 @@ class ReduceWindowModel:
         n, m = parallel_loops([h is not None for h in _reduce_window_halos(op)])
         kind = hlo.reduction_kind(op)
         partial = NO_PARTIAL
-        if kind in (ReductionKind.SUM, ReductionKind.MAX, ReductionKind.MIN) and is_identity(
-            op.init_values[0], kind
-        ):
+        if kind in KINDS_ALL:
             partial = PartialRule(PartialFlow.PASS_THROUGH, frozenset({kind}), operands=(0,))
+        count = len(op.inputs)
         return ShardingRule(
             tuple(Loop.parallel() for _ in range(n)),
-            (m,) * len(op.inputs) + (dims_map(n, []),) * len(op.init_values),
-            (m,) * len(op.results_),
+            (m,) * count + (dims_map(n, []),) * count,
+            (m,) * count,
             partial,
+            accumulators=tuple(range(count, 2 * count)),
         )
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
@@ -229,12 +195,12 @@ class ReduceWindowModel:
         count = len(op.inputs)
         inputs, s = [], None
         for i in range(count):
-            value, s = bare_operand(ctx, i)
+            value, s = local_operand(ctx, i)
             init = ctx.operands[count + i]
             inputs.append(with_halos(ctx, value, s, dict(_present(halos)), init))
         assert s is not None
         padding = split_padding(op.padding_values, range(len(halos)), s, halos)
-        emit_local(ctx, [*inputs, *ctx.operands[count:]], {"padding": padding})
+        emit_local(ctx, [*inputs, *ctx.operands[count:]], padding)
 
 
 def _present(halos: Sequence[Halo | None]) -> list[tuple[int, Halo]]:
@@ -250,8 +216,9 @@ class SelectAndScatterModel:
     selection and its scatter stay inside one block. Overlapping windows would scatter
     into the neighbours' blocks, so those dims are not indexed.
 
-    Partial source (sum): the scatter is linear in the source when it adds onto a zero
-    init; the operand, which the selection reads, must be settled.
+    Partial source (sum): with a `scatter` that adds, each result element is the init
+    plus the source values selected for it, linear in the source with the init folded in
+    once (an accumulator); the operand, which the selection reads, must be settled.
     """
 
     def rule(self, op: Operation) -> ShardingRule:
@@ -265,13 +232,12 @@ class SelectAndScatterModel:
             )
         ])
         partial = NO_PARTIAL
-        if hlo.single_reducer(op.scatter) is hlo.AddOp and is_identity(
-            op.init_value, ReductionKind.SUM
-        ):
+        if hlo.single_reducer(op.scatter) is hlo.AddOp:
             partial = PartialRule(PartialFlow.ONE_OPERAND, frozenset({ReductionKind.SUM}),
                                   operands=(1,))
         return ShardingRule(
-            tuple(Loop.parallel() for _ in range(n)), (m, m, dims_map(n, [])), (m,), partial
+            tuple(Loop.parallel() for _ in range(n)), (m, m, dims_map(n, [])), (m,), partial,
+            accumulators=(2,),
         )
 
 
