@@ -18,6 +18,7 @@ from xdsl.ir import Operation
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
+from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.sharding_interface import NO_PARTIAL, dim_loops, model_for
 from xshard.run import Collective, run_module
 from xshard.sharding.reduction import ReductionKind
@@ -31,10 +32,11 @@ CASES = [
     ("conv_contracting_8.mlir", [("all_reduce", 1, 2 * 4 * 4 * 8 * 4)]),
     ("conv_halo_2x4.mlir", [("collective_permute", 4, 4 * 2 * 1 * 8 * 4 * 4)]),
     ("conv_windows_2x4.mlir", [("collective_permute", 6, 2 * 576 + 2 * 384 + 216 + 120)]),
-    ("conv_strided_2x4.mlir", [("all_gather", 1, 2 * 4 * 16 * 4 * 4)]),
+    ("conv_strided_2x4.mlir", [("collective_permute", 1, 2 * 1 * 16 * 4 * 4)]),
+    ("conv_transposed_2x4.mlir", [("all_gather", 1, 2 * 2 * 8 * 4 * 4)]),
     ("conv_dp_step_8.mlir", [("all_reduce", 1, 3 * 3 * 4 * 8 * 4)]),
     ("depthwise_8.mlir", []),
-    ("pooling_8.mlir", [("collective_permute", 2, 2 * 2 * 1 * 4 * 4 * 4)]),
+    ("pooling_8.mlir", [("collective_permute", 3, 2 * 128 + 2 * 1 * 8 * 4 * 4)]),
     ("pad_reverse_2x4.mlir", [("all_gather", 1, 2 * 2 * 8 * 4 * 4)]),
     ("partial_flow_8.mlir", [("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]),
     ("partial_max_pad_8.mlir", [("all_reduce", 1, 10 * 4)]),
@@ -97,6 +99,22 @@ def conv(window: str, groups: tuple[int, int], types: str, dims: str = NHWC) -> 
 T, F = True, False
 
 
+@pytest.mark.parametrize(
+    ("window", "types"),
+    [
+        ("stride = [2, 2], pad = [[0, 1], [0, 1]]",  # flax "SAME", 3x3 stride 2: halo (0, 1)
+         "(tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>"),
+        ("stride = [2, 2], pad = [[2, 3], [2, 3]]",  # ResNet's 7x7 stride-2 stem: halo (2, 3)
+         "(tensor<2x8x8x4xf32>, tensor<7x7x4x8xf32>) -> tensor<2x4x4x8xf32>"),
+        ("stride = [4, 4]",  # patches: windows tile the dim, no halo
+         "(tensor<2x8x8x4xf32>, tensor<4x4x4x8xf32>) -> tensor<2x2x2x8xf32>"),
+    ],
+)
+def test_convolution_strided_spatial_dims_are_loops(window: str, types: str) -> None:
+    operands, results = indexed(conv(window, (1, 1), types))
+    assert operands[0] == [T, T, T, T] and results == [[T, T, T, T]]
+
+
 def test_convolution_rule_nhwc_same() -> None:
     """batch, H, W and features are loops; the kernel's window dims never are."""
     op = conv("stride = [1, 1], pad = [[1, 1], [1, 1]]", (1, 1),
@@ -109,8 +127,8 @@ def test_convolution_rule_nhwc_same() -> None:
 @pytest.mark.parametrize(
     ("window", "types"),
     [
-        # stride 2 "SAME": windows neither keep the length nor tile it
-        ("stride = [2, 2], pad = [[0, 1], [0, 1]]",
+        # stride 2 with more low padding than reach - stride: a negative upper halo
+        ("stride = [2, 2], pad = [[2, 0], [2, 0]]",
          "(tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>"),
         # "VALID": the result is shorter than the input
         ("stride = [1, 1], pad = [[0, 0], [0, 0]]",
@@ -234,3 +252,81 @@ def test_reverse_rule() -> None:
     op = only_op("  %0 = stablehlo.reverse %x, dims = [0, 2] : tensor<2x3x4xf32>",
                  "%x: tensor<2x3x4xf32>")
     assert indexed(op) == ([[F, T, F]], [[F, T, F]])
+
+
+# ---------------------------------------------------------------- every loop, alone
+
+CONVOLUTIONS = {
+    "same_3x3": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "pad = [[1, 1], [1, 1]]",
+                 (1, 1), (4, 8, 8, 4), (3, 3, 4, 8)),
+    "same_even_2x2": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "pad = [[0, 1], [1, 0]]",
+                      (1, 1), (4, 8, 8, 4), (2, 2, 4, 8)),
+    "dilated_reversed": ("[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+                         "pad = [[2, 2], [1, 1]], rhs_dilate = [2, 1], reverse = [true, false]",
+                         (1, 1), (4, 4, 8, 8), (8, 4, 3, 3)),
+    "patchify": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "stride = [2, 2]",
+                 (1, 1), (4, 8, 8, 4), (2, 2, 4, 8)),
+    "strided_same": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+                     "stride = [2, 2], pad = [[0, 1], [0, 1]]",
+                     (1, 1), (4, 8, 8, 4), (3, 3, 4, 8)),
+    "resnet_stem": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+                    "stride = [2, 2], pad = [[2, 3], [2, 3]]",
+                    (1, 1), (4, 16, 16, 4), (7, 7, 4, 8)),
+    "transposed": ("[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]",
+                   "pad = [[1, 1], [1, 1]], lhs_dilate = [2, 2]",
+                   (1, 1), (4, 4, 4, 4), (3, 3, 8, 4)),
+    "depthwise": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "pad = [[1, 1], [1, 1]]",
+                  (4, 1), (4, 8, 8, 4), (3, 3, 1, 8)),
+    "grouped": ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "pad = [[1, 1], [1, 1]]",
+                (2, 1), (4, 8, 8, 4), (3, 3, 2, 8)),
+    "depthwise_kernel_grad": ("[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]", "pad = [[1, 1], [1, 1]]",
+                              (1, 4), (4, 8, 8, 4), (4, 8, 8, 8)),
+}
+
+
+def conv_text(
+    name: str, result: str = "tensor<1xf32>", lhs_split: str = "[]", rhs_split: str = "[]"
+) -> str:
+    """The convolution `name` on operands split as given, its result gathered."""
+    dims, window, (groups, batch_groups), lhs, rhs = CONVOLUTIONS[name]
+    lhs_t, rhs_t = (f"tensor<{'x'.join(map(str, s))}xf32>" for s in (lhs, rhs))
+    return f"""
+shard.grid @g(shape = 4)
+func.func @main(%x: {lhs_t}, %w: {rhs_t}) -> {result} {{
+  %sx = shard.sharding @g split_axes = {lhs_split} : !shard.sharding
+  %x_s = shard.shard %x to %sx : {lhs_t}
+  %sw = shard.sharding @g split_axes = {rhs_split} : !shard.sharding
+  %w_s = shard.shard %w to %sw : {rhs_t}
+  %y = stablehlo.convolution(%x_s, %w_s) dim_numbers = {dims}, window = {{{window}}} \
+{{batch_group_count = {batch_groups} : i64, feature_group_count = {groups} : i64}} \
+: ({lhs_t}, {rhs_t}) -> {result}
+  %rep = shard.sharding @g split_axes = [] : !shard.sharding
+  %y_s = shard.shard %y to %rep annotate_for_users : {result}
+  func.return %y_s : {result}
+}}"""
+
+
+def split_on(m, loop: int) -> str:
+    return "[" + ", ".join("[0]" if dim == loop else "[]" for dim in dim_loops(m)) + "]"
+
+
+@pytest.mark.parametrize("name", CONVOLUTIONS)
+def test_every_convolution_loop_split_alone_on_4_devices(name: str) -> None:
+    """Each loop of the rule, split on its own over 4 devices (every operand dim it
+    indexes split, nothing else): the convolution runs on blocks and matches one device."""
+    (probe,) = [o for o in parse(conv_text(name)).walk() if isinstance(o, hlo.ConvolutionOp)]
+    result = f"tensor<{'x'.join(map(str, probe.expected_result_shape()))}xf32>"
+    (op,) = [
+        o for o in parse(conv_text(name, result)).walk() if isinstance(o, hlo.ConvolutionOp)
+    ]
+    rule = model_for(op).rule(op)  # type: ignore[union-attr]
+    assert rule.loops, name
+    lhs_map, rhs_map = rule.operand_maps
+    for loop in range(len(rule.loops)):
+        text = conv_text(name, result, split_on(lhs_map, loop), split_on(rhs_map, loop))
+        report = run_module(parse(text), 4, seed=loop)
+        assert report.match, f"{name}, loop {loop} ({rule.loops[loop]}): {report.max_abs_error}"
+        (local,) = [o for o in report.stablehlo.walk() if isinstance(o, hlo.ConvolutionOp)]
+        assert (local.lhs.type, local.rhs.type) != (op.lhs.type, op.rhs.type), (
+            f"{name}, loop {loop}: the convolution ran on whole operands"
+        )

@@ -7,8 +7,8 @@ kernel window, parallel over the batch, the output features and the output posit
 - input features (lhs feature, kernel input feature): a sum, so splitting it leaves
   partial sums;
 - each spatial dim (lhs spatial, result spatial) where an even block computes its own
-  block of the result (`window_halo`: "same" windows with halos fetched from the
-  neighbours, or windows that tile the dim); the kernel's spatial dims are never split.
+  block of the result (`window_halo`: the input `stride` times the result, halos
+  fetched from the neighbours); the kernel's spatial dims are never split.
 
 Groups make features exact only where whole groups stay together:
 `feature_group_count` G > 1 splits lhs features and kernel output features into G
@@ -113,7 +113,7 @@ class ConvolutionModel:
         return _loops(op).rule()
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
-        """Halos for split "same" spatial dims (zeros past the global edges, where the
+        """Halos for split spatial dims (zeros past the global edges, where the
         convolution pads) with no padding there locally; a split group loop leaves the
         local op the groups its block holds."""
         assert isinstance(op, hlo.ConvolutionOp)

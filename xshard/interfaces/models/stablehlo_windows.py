@@ -1,17 +1,16 @@
 """Sharding models of the windowed StableHLO ops (reduce_window, select_and_scatter), and
 the window and halo arithmetic they share with convolution's (`stablehlo_convolution.py`).
 
-A windowed dim split into even blocks computes each device's block of the result
-exactly in two cases (`window_halo`):
-- "same" windows: stride 1, no base dilation, padding `(lo, hi) >= 0` with
-  `lo + hi` = the window's reach - 1, so the result is as long as the input. The block
-  needs `lo` cells of the previous device and `hi` of the next (halos, fetched with
-  `shard.update_halo`) and the op's padding value past the global edges; each device then
-  runs the op unpadded on its halo'd block;
-- windows that tile the dim: stride = the window's reach, no padding, no base dilation, and
-  the input exactly `stride` times the result. Blocks split on window boundaries (the
-  result's even split guarantees it) and each device runs the op as it is.
-Every other windowed dim is not indexed by a loop, so `shard-partition` gathers it.
+A windowed dim split into even blocks gives each device its block of the result exactly
+when the input is `stride` times as long as the result, there is no base dilation and
+the padding `(lo, hi)` is non-negative with `lo <= reach - stride` (reach: the dilated
+window's extent). Device j's windows then start `lo` cells before its block and end
+`reach - stride - lo` cells after it: it fetches those halos from its neighbours
+(`shard.update_halo`, the op's padding value past the global edges) and runs the op
+unpadded on its halo'd block (`window_halo`). This covers "same" windows of stride 1
+(halos `(lo, hi)`), strided "SAME" ones (flax pads a 3x3 stride-2 window `(0, 1)`: halo
+`(0, 1)`) and windows that tile the dim (stride = reach, no padding: no halo). Every
+other windowed dim is not indexed by a loop, so `shard-partition` gathers it.
 """
 
 from __future__ import annotations
@@ -50,16 +49,13 @@ def window_halo(
     window_dilation: int = 1,
 ) -> Halo | None:
     """The `(lo, hi)` halo with which an even block of this dim computes its block of the
-    result (see the module docstring; `(0, 0)` for tiling windows), None if none does."""
-    if base_dilation != 1 or size < 0:
-        return None
+    result (see the module docstring; `(0, 0)` when windows tile the dim), None if none
+    does. `size == out_size * stride` makes the global padding cover the halos."""
     reach = dilated(window, window_dilation)
     lo, hi = pad
-    if stride == 1 and lo >= 0 and hi >= 0 and lo + hi == reach - 1:
-        return pad
-    if pad == (0, 0) and stride == reach and size == out_size * stride:
-        return (0, 0)
-    return None
+    if base_dilation != 1 or size < 0 or size != out_size * stride or min(lo, hi) < 0:
+        return None
+    return (lo, reach - stride - lo) if lo <= reach - stride else None
 
 
 # ---------------------------------------------------------------- per-device forms
@@ -188,7 +184,7 @@ class ReduceWindowModel:
         )
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
-        """Each input block gets the halos its "same" windows reach (the init value past
+        """Each input block gets the halos its windows reach (the init value past
         the global edges), and the op runs on it unpadded along those dims."""
         assert isinstance(op, hlo.ReduceWindowOp)
         halos = _reduce_window_halos(op)
@@ -211,10 +207,11 @@ def _present(halos: Sequence[Halo | None]) -> list[tuple[int, Halo]]:
 
 
 class SelectAndScatterModel:
-    """Loops: the dims whose windows tile them (window = stride, no padding, including
-    window 1 with stride 1), shared by operand, source and result: each window, its
-    selection and its scatter stay inside one block. Overlapping windows would scatter
-    into the neighbours' blocks, so those dims are not indexed.
+    """Loops: the dims whose windows tile them (`window_halo` is `(0, 0)`: window =
+    stride, no low padding, including window 1 with stride 1), shared by operand, source
+    and result: each window, its selection and its scatter stay inside one block.
+    Overlapping windows would scatter into the neighbours' blocks, so those dims are not
+    indexed.
 
     Partial source (sum): with a `scatter` that adds, each result element is the init
     plus the source values selected for it, linear in the source with the init folded in
