@@ -37,6 +37,7 @@ CASES = [
     ("conv_dp_step_8.mlir", [("all_reduce", 1, 3 * 3 * 4 * 8 * 4)]),
     ("depthwise_8.mlir", []),
     ("pooling_8.mlir", [("collective_permute", 3, 2 * 128 + 2 * 1 * 8 * 4 * 4)]),
+    ("windows_variadic_8.mlir", [("collective_permute", 4, 4 * 2 * 2 * 8 * 4 * 4)]),
     ("pad_reverse_2x4.mlir", [("all_gather", 1, 2 * 2 * 8 * 4 * 4)]),
     ("partial_flow_8.mlir", [("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]),
     ("partial_max_pad_8.mlir", [("all_reduce", 1, 10 * 4)]),
