@@ -152,7 +152,8 @@ _MODELS: dict[type[Operation], ShardingModel] = {}
 
 _MODEL_MODULES = tuple(
     f"xshard.interfaces.models.{name}"
-    for name in ("stablehlo", "tcp", "linalg", "tosa", "arith", "tensor")
+    for name in ("stablehlo", "tcp", "linalg", "tosa", "arith", "tensor",
+                 "stablehlo_convolution", "stablehlo_windows", "stablehlo_pad_reverse")
 )
 _loaded = False
 

@@ -6,7 +6,8 @@ JAX prints them. See `docs/dialects/stablehlo.md` for the list and what is not s
 
 Modules, by spec category: `elementwise`, `data_movement`, `reduction` (dot_general,
 reduce, reducer bodies), `collectives`, `core` (constant, iota, ids, custom_call,
-return), `attributes`.
+return), `attributes`; for convolutional models `convolution`, `windows` (reduce_window,
+select_and_scatter) and `reverse`.
 """
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
@@ -34,6 +35,7 @@ from xshard.dialects.stablehlo.collectives import (
     id_rows,
     id_table,
 )
+from xshard.dialects.stablehlo.convolution import ConvDimensionNumbersAttr, ConvolutionOp
 from xshard.dialects.stablehlo.core import (
     ConstantOp,
     CustomCallOp,
@@ -98,6 +100,8 @@ from xshard.dialects.stablehlo.reduction import (
     reduction_kind,
     single_reducer,
 )
+from xshard.dialects.stablehlo.reverse import ReverseOp
+from xshard.dialects.stablehlo.windows import ReduceWindowOp, SelectAndScatterOp
 
 
 class StableHLOConstantMaterialization(ConstantMaterializationInterface):
@@ -164,6 +168,11 @@ StableHLO = Dialect(
         # contraction and reduction
         DotGeneralOp,
         ReduceOp,
+        # convolutional models
+        ConvolutionOp,
+        ReduceWindowOp,
+        SelectAndScatterOp,
+        ReverseOp,
         # collectives
         AllReduceOp,
         AllGatherOp,
@@ -178,11 +187,17 @@ StableHLO = Dialect(
         PrecisionAttr,
         DotAttr,
         ChannelHandleAttr,
+        ConvDimensionNumbersAttr,
     ],
     [StableHLOConstantMaterialization()],
 )
 
 __all__ = [
+    "ReverseOp",
+    "SelectAndScatterOp",
+    "ReduceWindowOp",
+    "ConvolutionOp",
+    "ConvDimensionNumbersAttr",
     "Atan2Op",
     "REDUCTION_KINDS",
     "AbsOp",

@@ -2,11 +2,11 @@
 // never silently replicated; so is an op whose form its model cannot shard.
 // RUN: xshard-opt %s --split-input-file --verify-diagnostics -p sharding-propagation | filecheck %s
 
-func.func @pad(%x: tensor<4x8xf32>, %z: tensor<f32>) -> tensor<10x9xf32> {
-  %0 = stablehlo.pad %x, %z, low = [1, 0], high = [2, 1], interior = [1, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<10x9xf32>
-  func.return %0 : tensor<10x9xf32>
+func.func @collective_permute(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.collective_permute"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
 }
-// CHECK: stablehlo-invalid.mlir:6:3: error: 'stablehlo.pad' has no sharding model, so it cannot be sharded
+// CHECK: stablehlo-invalid.mlir:6:3: error: 'stablehlo.collective_permute' has no sharding model, so it cannot be sharded
 
 // -----
 
