@@ -214,12 +214,12 @@ class ScatterOp(IRDLOperation):
         update_shape = shape(self.updates[0].type)
         indices_shape = shape(self.scatter_indices.type)
         rank = len(input_shape)
-        for group, values in (("inputs", self.inputs), ("updates", self.updates),
-                              ("results", self.results_)):
-            reference = input_shape if group != "updates" else update_shape
+        for what, values, reference in (("input", self.inputs, input_shape),
+                                        ("update", self.updates, update_shape),
+                                        ("result", self.results_, input_shape)):
             for i, v in enumerate(values):
                 if not shapes_match(shape(v.type), reference):
-                    fail(self, f"all {group} must have the same shape, {group} {i} is {v.type}")
+                    fail(self, f"{what} {i} is {v.type}, but its shape must be {list(reference)}")
         if not isinstance(element_type(self.scatter_indices.type), IntegerType):
             fail(self, f"scatter_indices must have an integer element type, got "
                        f"{self.scatter_indices.type}")
