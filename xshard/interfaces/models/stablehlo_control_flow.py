@@ -59,19 +59,16 @@ class SortModel:
 
 
 class OptimizationBarrierModel:
-    """The identity on each operand: one loop per dim of each operand, shared with its
-    result. Partial operands are settled first (no rule carries partial state through
-    one operand of several)."""
+    """The identity on each operand: loop d indexes dim d of every operand and its result.
+    Sharing loops across operands is exact (no operand reads another) and lets one grid
+    axis split them all alike, as a remat barrier's activations want (a loop per operand
+    dim would let an axis split only one of them). Partial operands are settled first
+    (no rule carries partial state through one operand of several)."""
 
     def rule(self, op: Operation) -> ShardingRule:
-        ranks = [rank(v) or 0 for v in op.operands]
-        n = sum(ranks)
-        maps = []
-        first = 0
-        for r in ranks:
-            maps.append(dims_map(n, range(first, first + r)))
-            first += r
-        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), tuple(maps), tuple(maps))
+        n = max((rank(v) or 0 for v in op.operands), default=0)
+        maps = tuple(dims_map(n, range(rank(v) or 0)) for v in op.operands)
+        return ShardingRule(tuple(Loop.parallel() for _ in range(n)), maps, maps)
 
 
 register_model(hlo.WhileOp, hlo.CaseOp)(WholeModel())
