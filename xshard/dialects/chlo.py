@@ -5,7 +5,8 @@ them before sharding (see `docs/dialects/chlo.md`). Pretty forms are upstream's
 (`stablehlo/dialect/ChloOps.td`):
 
     %e = chlo.erf %x : tensor<4xf32> -> tensor<4xf32>
-    %values, %indices = chlo.top_k(%x, k = 3) : tensor<4x16xf32> -> (tensor<4x3xf32>, tensor<4x3xi32>)
+    %values, %indices = chlo.top_k(%x, k = 3)
+        : tensor<4x16xf32> -> (tensor<4x3xf32>, tensor<4x3xi32>)
 
 Only the ops JAX emits for real models (and their siblings with simple real forms) are
 here: no broadcasting ops (JAX emits them only for dynamic shapes), no complex forms.

@@ -33,8 +33,8 @@ from xdsl.ir import Operation
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.checks import shape
 from xshard.dialects.stablehlo.indexing import batch_dims, scatter_dims
-from xshard.interfaces.models.common import KINDS_ALL, dims_map, rank
 from xshard.interfaces.models.captures import clone_with_replicated_captures
+from xshard.interfaces.models.common import KINDS_ALL, dims_map, rank
 from xshard.interfaces.partition_context import PartitionContext
 from xshard.interfaces.sharding_interface import (
     NO_PARTIAL,
@@ -95,11 +95,14 @@ class GatherModel:
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
         """Whole-slice dims read the whole local block: the slice size becomes its extent."""
         assert isinstance(op, hlo.GatherOp)
-        ctx.clone_local({"slice_sizes": _local_slice_sizes(op, op.slice_sizes, ctx)})
+        ctx.clone_local({"slice_sizes": _local_slice_sizes(op, ctx)})
 
 
-def _local_slice_sizes(op: Operation, sizes: DenseArrayBase, ctx: PartitionContext) -> DenseArrayBase:
-    """`sizes` of a slice of operand 0, where a dim taken whole is its local extent."""
+def _local_slice_sizes(
+    op: hlo.GatherOp | hlo.DynamicSliceOp, ctx: PartitionContext
+) -> DenseArrayBase:
+    """The op's slice sizes (of operand 0), where a dim taken whole is its local extent."""
+    sizes = op.slice_sizes
     global_shape = shape(op.operands[0].type)
     local_shape = shape(ctx.operands[0].type)
     return DenseArrayBase.from_list(
@@ -186,7 +189,7 @@ class DynamicSliceModel:
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
         assert isinstance(op, hlo.DynamicSliceOp)
-        ctx.clone_local({"slice_sizes": _local_slice_sizes(op, op.slice_sizes, ctx)})
+        ctx.clone_local({"slice_sizes": _local_slice_sizes(op, ctx)})
 
 
 class DynamicUpdateSliceModel:
