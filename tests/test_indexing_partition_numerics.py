@@ -20,24 +20,24 @@ from xshard.run import run_module
 
 E2E = Path(__file__).parent / "e2e"
 
-# program: the collectives it runs, as {op: count}
+# program: the collectives each device runs, {op: (count, bytes of their operands)}
 CASES = {
     "gather_batching_8.mlir": {},
     "gather_rows_2x4.mlir": {},
-    "gather_fallback_8.mlir": {"all_gather": 1},
-    "gather_partial_8.mlir": {"all_reduce": 1},
-    "gather_window_fallback_8.mlir": {"all_gather": 1},
-    "scatter_add_8.mlir": {"all_reduce": 1},
-    "scatter_max_2x4.mlir": {"all_reduce": 1},
+    "gather_fallback_8.mlir": {"all_gather": (1, 2 * 8 * 4)},
+    "gather_window_fallback_8.mlir": {"all_gather": (1, 8 * 2 * 4)},
+    "gather_partial_8.mlir": {"all_reduce": (1, 4 * 8 * 4)},  # the gathered rows only
+    "scatter_add_8.mlir": {"all_reduce": (1, 16 * 8 * 4)},
+    "scatter_max_2x4.mlir": {"all_reduce": (1, 16 * 2 * 4)},
     "scatter_batching_2x4.mlir": {},
     "scatter_window_8.mlir": {},
-    "scatter_set_fallback_8.mlir": {"all_gather": 2},
-    "dynamic_slice_2x4.mlir": {"all_gather": 1},
+    "scatter_set_fallback_8.mlir": {"all_gather": (2, 4 * 1 * 4 + 4 * 8 * 4)},
+    "dynamic_slice_2x4.mlir": {"all_gather": (1, 8 * 4 * 4)},
     "dynamic_update_slice_8.mlir": {},
-    "sort_2x4.mlir": {"all_gather": 1},
+    "sort_2x4.mlir": {"all_gather": (1, 8 * 4 * 4)},
     "top_k_8.mlir": {},
-    "while_8.mlir": {"all_gather": 1},
-    "case_8.mlir": {"all_reduce": 1, "all_gather": 2},
+    "while_8.mlir": {"all_gather": (1, 2 * 4 * 4)},
+    "case_8.mlir": {"all_reduce": (1, 4), "all_gather": (2, 2 * (2 * 4 * 4))},
     "barrier_bitcast_8.mlir": {},
 }
 
@@ -48,4 +48,4 @@ def test_partitioned_program_matches_one_device(name: str) -> None:
     module = LocatingParser(xshard_context(), path.read_text(), str(path)).parse_module()
     report = run_module(module, 8, seed=5)
     assert report.match, f"max abs error {report.max_abs_error}"
-    assert {c.op: c.count for c in report.collectives} == CASES[name]
+    assert {c.op: (c.count, c.bytes) for c in report.collectives} == CASES[name]
