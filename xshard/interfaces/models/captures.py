@@ -28,23 +28,18 @@ from xshard.sharding.sharding import Sharding
 
 def captured_values(op: Operation) -> list[SSAValue]:
     """The values used inside `op`'s regions but defined outside `op`, in order of use."""
-    inside_blocks: set[Block] = set()
-    inside_ops: set[Operation] = set()
-    for region in op.regions:
-        for nested in region.walk():
-            inside_ops.add(nested)
-            for inner in nested.regions:
-                inside_blocks.update(inner.blocks)
-        inside_blocks.update(region.blocks)
+    nested_ops = [inner for region in op.regions for inner in region.walk()]
+    inside_ops = set(nested_ops)
+    inside_blocks: set[Block] = {
+        block for region in op.regions for block in region.blocks
+    } | {block for inner in nested_ops for region in inner.regions for block in region.blocks}
     found: dict[SSAValue, None] = {}
-    for nested in inside_ops:
-        for v in nested.operands:
-            defined_inside = (
-                v.block in inside_blocks
-                if isinstance(v, BlockArgument)
-                else v.owner in inside_ops
+    for inner in nested_ops:
+        for v in inner.operands:
+            inside = v.block in inside_blocks if isinstance(v, BlockArgument) else (
+                v.owner in inside_ops
             )
-            if not defined_inside:
+            if not inside:
                 found.setdefault(v)
     return list(found)
 
