@@ -23,6 +23,11 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return StableHLO
 
+    def get_chlo() -> Dialect:
+        from xshard.dialects.chlo import CHLO
+
+        return CHLO
+
     def get_tcp() -> Dialect:
         from xshard.dialects.tcp import TCP
 
@@ -33,4 +38,10 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TOSA
 
-    return {"shard": get_shard, "stablehlo": get_stablehlo, "tcp": get_tcp, "tosa": get_tosa}
+    return {
+        "shard": get_shard,
+        "stablehlo": get_stablehlo,
+        "chlo": get_chlo,
+        "tcp": get_tcp,
+        "tosa": get_tosa,
+    }

@@ -152,8 +152,20 @@ _MODELS: dict[type[Operation], ShardingModel] = {}
 
 _MODEL_MODULES = tuple(
     f"xshard.interfaces.models.{name}"
-    for name in ("stablehlo", "tcp", "linalg", "tosa", "arith", "tensor",
-                 "stablehlo_convolution", "stablehlo_windows", "stablehlo_pad_reverse")
+    for name in (
+        "stablehlo",
+        "tcp",
+        "linalg",
+        "tosa",
+        "arith",
+        "tensor",
+        "stablehlo_convolution",
+        "stablehlo_windows",
+        "stablehlo_pad_reverse",
+        "stablehlo_indexing",
+        "stablehlo_control_flow",
+        "stablehlo_bitcast",
+    )
 )
 _loaded = False
 

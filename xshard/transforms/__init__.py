@@ -13,6 +13,10 @@ from xdsl.passes import ModulePass
 
 # pass name -> (module under xshard.transforms, class name)
 _PASSES: dict[str, tuple[str, str]] = {
+    "chlo-legalize-to-stablehlo": (
+        "import.chlo_legalize_to_stablehlo",
+        "ChloLegalizeToStablehloPass",
+    ),
     "convert-stablehlo-to-tcp": ("frontend.convert_stablehlo_to_tcp", "ConvertStablehloToTcpPass"),
     "convert-tcp-to-stablehlo": ("frontend.convert_tcp_to_stablehlo", "ConvertTcpToStablehloPass"),
     "sharding-propagation": ("propagation.sharding_propagation", "ShardingPropagationPass"),

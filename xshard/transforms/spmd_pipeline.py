@@ -12,6 +12,7 @@ skip that phase (it would also lower their tensor reshapes, which need static sh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -30,6 +31,8 @@ from xshard.transforms.propagation.sharding_propagation import (
     Traversal,
 )
 from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
+
+_chlo = import_module("xshard.transforms.import.chlo_legalize_to_stablehlo")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class SpmdPipelinePass(ModulePass):
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order; collective optimisations (shard-simplify) run after partition."""
         return (
+            _chlo.ChloLegalizeToStablehloPass(),
             *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),

@@ -4,10 +4,11 @@ Ops parse and print in upstream StableHLO's pretty syntax (what `jax.jit(f).lowe
 .as_text()` prints) and in the generic form; collectives exist in generic form only, as
 JAX prints them. See `docs/dialects/stablehlo.md` for the list and what is not supported.
 
-Modules, by spec category: `elementwise`, `data_movement`, `reduction` (dot_general,
-reduce, reducer bodies), `collectives`, `core` (constant, iota, ids, custom_call,
-return), `attributes`; for convolutional models `convolution`, `windows` (reduce_window,
-select_and_scatter) and `reverse`.
+Modules, by spec category: `elementwise`, `data_movement`, `indexing` (gather,
+scatter), `reduction` (dot_general, reduce, reducer bodies), `control_flow` (while,
+case, sort, optimization_barrier), `collectives`, `core` (constant, iota, ids,
+custom_call, return), `attributes`; for convolutional models `convolution`, `windows`
+(reduce_window, select_and_scatter) and `reverse`.
 """
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
@@ -21,8 +22,10 @@ from xshard.dialects.stablehlo.attributes import (
     ComparisonType,
     ComparisonTypeAttr,
     DotAttr,
+    GatherDimensionNumbersAttr,
     Precision,
     PrecisionAttr,
+    ScatterDimensionNumbersAttr,
 )
 from xshard.dialects.stablehlo.collectives import (
     AllGatherOp,
@@ -35,6 +38,12 @@ from xshard.dialects.stablehlo.collectives import (
     id_rows,
     id_table,
 )
+from xshard.dialects.stablehlo.control_flow import (
+    CaseOp,
+    OptimizationBarrierOp,
+    SortOp,
+    WhileOp,
+)
 from xshard.dialects.stablehlo.convolution import ConvDimensionNumbersAttr, ConvolutionOp
 from xshard.dialects.stablehlo.core import (
     ConstantOp,
@@ -45,6 +54,7 @@ from xshard.dialects.stablehlo.core import (
     ReturnOp,
 )
 from xshard.dialects.stablehlo.data_movement import (
+    BitcastConvertOp,
     BroadcastInDimOp,
     ConcatenateOp,
     DynamicSliceOp,
@@ -60,6 +70,7 @@ from xshard.dialects.stablehlo.elementwise import (
     AndOp,
     Atan2Op,
     BinaryElementwiseOp,
+    CbrtOp,
     CeilOp,
     ClampOp,
     CompareOp,
@@ -70,6 +81,7 @@ from xshard.dialects.stablehlo.elementwise import (
     ExponentialMinusOneOp,
     ExponentialOp,
     FloorOp,
+    IsFiniteOp,
     LogisticOp,
     LogOp,
     LogPlusOneOp,
@@ -81,17 +93,24 @@ from xshard.dialects.stablehlo.elementwise import (
     OrOp,
     PowerOp,
     RemainderOp,
+    RoundNearestAfzOp,
+    RoundNearestEvenOp,
     RsqrtOp,
     SelectOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
     SignOp,
     SineOp,
     SqrtOp,
     SubtractOp,
     TanhOp,
+    TanOp,
     UnaryElementwiseOp,
     XorOp,
     is_elementwise,
 )
+from xshard.dialects.stablehlo.indexing import GatherOp, ScatterOp
 from xshard.dialects.stablehlo.reduction import (
     REDUCTION_KINDS,
     DotGeneralOp,
@@ -138,8 +157,13 @@ StableHLO = Dialect(
         RsqrtOp,
         SineOp,
         CosineOp,
+        TanOp,
+        CbrtOp,
         FloorOp,
         CeilOp,
+        RoundNearestEvenOp,
+        RoundNearestAfzOp,
+        IsFiniteOp,
         ConvertOp,
         AddOp,
         SubtractOp,
@@ -152,6 +176,9 @@ StableHLO = Dialect(
         AndOp,
         OrOp,
         XorOp,
+        ShiftLeftOp,
+        ShiftRightLogicalOp,
+        ShiftRightArithmeticOp,
         Atan2Op,
         CompareOp,
         SelectOp,
@@ -165,6 +192,15 @@ StableHLO = Dialect(
         DynamicUpdateSliceOp,
         ConcatenateOp,
         PadOp,
+        BitcastConvertOp,
+        # indexing
+        GatherOp,
+        ScatterOp,
+        # control flow
+        WhileOp,
+        CaseOp,
+        SortOp,
+        OptimizationBarrierOp,
         # contraction and reduction
         DotGeneralOp,
         ReduceOp,
@@ -186,6 +222,8 @@ StableHLO = Dialect(
         ComparisonTypeAttr,
         PrecisionAttr,
         DotAttr,
+        GatherDimensionNumbersAttr,
+        ScatterDimensionNumbersAttr,
         ChannelHandleAttr,
         ConvDimensionNumbersAttr,
     ],
@@ -207,7 +245,10 @@ __all__ = [
     "AllToAllOp",
     "AndOp",
     "BinaryElementwiseOp",
+    "BitcastConvertOp",
     "BroadcastInDimOp",
+    "CaseOp",
+    "CbrtOp",
     "CeilOp",
     "ChannelHandleAttr",
     "ClampOp",
@@ -233,7 +274,10 @@ __all__ = [
     "ExponentialMinusOneOp",
     "ExponentialOp",
     "FloorOp",
+    "GatherDimensionNumbersAttr",
+    "GatherOp",
     "IotaOp",
+    "IsFiniteOp",
     "LogOp",
     "LogPlusOneOp",
     "LogisticOp",
@@ -242,6 +286,7 @@ __all__ = [
     "MultiplyOp",
     "NegateOp",
     "NotOp",
+    "OptimizationBarrierOp",
     "OrOp",
     "PadOp",
     "PartitionIdOp",
@@ -254,17 +299,27 @@ __all__ = [
     "ReplicaIdOp",
     "ReshapeOp",
     "ReturnOp",
+    "RoundNearestAfzOp",
+    "RoundNearestEvenOp",
     "RsqrtOp",
+    "ScatterDimensionNumbersAttr",
+    "ScatterOp",
     "SelectOp",
+    "ShiftLeftOp",
+    "ShiftRightArithmeticOp",
+    "ShiftRightLogicalOp",
     "SignOp",
     "SineOp",
     "SliceOp",
+    "SortOp",
     "SqrtOp",
     "StableHLO",
     "SubtractOp",
+    "TanOp",
     "TanhOp",
     "TransposeOp",
     "UnaryElementwiseOp",
+    "WhileOp",
     "XorOp",
     "id_rows",
     "id_table",

@@ -1,4 +1,5 @@
-"""StableHLO attributes used by the subset: enums, `#stablehlo.dot`, `#stablehlo.channel_handle`.
+"""StableHLO attributes used by the subset: enums, `#stablehlo.dot`, `#stablehlo.gather`,
+`#stablehlo.scatter`, `#stablehlo.channel_handle`.
 
 Spellings follow upstream StableHLO (`StablehloAttrs.td`, `StablehloEnums.td`) so that
 text printed here is read by jaxlib's MLIR parser and XLA.
@@ -7,6 +8,7 @@ text printed here is read by jaxlib's MLIR parser and XLA.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, DenseArrayBase, IntAttr, i64
 from xdsl.dialects.utils import EnumAttribute
@@ -197,3 +199,136 @@ class ChannelHandleAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"#stablehlo.channel_handle type must be >= 0, got {self.type.data}"
             )
+
+
+class _DimensionNumbersAttr(ParametrizedAttribute):
+    """A struct of dimension lists and one `index_vector_dim`, printed as upstream prints
+    it: fields in declaration order, empty lists and `index_vector_dim = 0` left out;
+    read in any order."""
+
+    LISTS: ClassVar[tuple[str, ...]]
+    """The list fields, in upstream's order (`index_vector_dim` comes last)."""
+
+    index_vector_dim: IntAttr
+
+    def list_field(self, name: str) -> tuple[int, ...]:
+        value = getattr(self, name)
+        assert isinstance(value, DenseArrayBase)
+        return value.get_values()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        lists: dict[str, list[int]] = {}
+        index_vector_dim: int | None = None
+
+        def parse_field() -> None:
+            nonlocal index_vector_dim
+            key = parser.parse_identifier()
+            if key not in (*cls.LISTS, "index_vector_dim"):
+                parser.raise_error(f"unknown field '{key}' in #{cls.name}, expected one of "
+                                   f"{', '.join((*cls.LISTS, 'index_vector_dim'))}")
+            if key in lists or (key == "index_vector_dim" and index_vector_dim is not None):
+                parser.raise_error(f"duplicate field '{key}' in #{cls.name}")
+            parser.parse_punctuation("=")
+            if key == "index_vector_dim":
+                index_vector_dim = parser.parse_integer()
+            else:
+                lists[key] = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, parser.parse_integer
+                )
+
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
+            parser.parse_punctuation(">")
+        return (
+            IntAttr(index_vector_dim or 0),
+            *(_i64_array(lists.get(key, ())) for key in cls.LISTS),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        fields = [
+            f"{key} = [{', '.join(str(v) for v in values)}]"
+            for key in self.LISTS
+            if (values := self.list_field(key))
+        ]
+        if self.index_vector_dim.data:
+            fields.append(f"index_vector_dim = {self.index_vector_dim.data}")
+        with printer.in_angle_brackets():
+            printer.print_string(", ".join(fields))
+
+
+@irdl_attr_definition
+class GatherDimensionNumbersAttr(_DimensionNumbersAttr):
+    """Dimension numbers of `stablehlo.gather`:
+    `#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0],
+    index_vector_dim = 1>`. https://openxla.org/stablehlo/spec#gather"""
+
+    name = "stablehlo.gather"
+    LISTS: ClassVar[tuple[str, ...]] = (
+        "offset_dims",
+        "collapsed_slice_dims",
+        "operand_batching_dims",
+        "start_indices_batching_dims",
+        "start_index_map",
+    )
+
+    offset_dims: DenseArrayBase[I64]
+    collapsed_slice_dims: DenseArrayBase[I64]
+    operand_batching_dims: DenseArrayBase[I64]
+    start_indices_batching_dims: DenseArrayBase[I64]
+    start_index_map: DenseArrayBase[I64]
+
+    def __init__(
+        self,
+        offset_dims: Sequence[int] = (),
+        collapsed_slice_dims: Sequence[int] = (),
+        operand_batching_dims: Sequence[int] = (),
+        start_indices_batching_dims: Sequence[int] = (),
+        start_index_map: Sequence[int] = (),
+        index_vector_dim: int = 0,
+    ):
+        super().__init__(
+            IntAttr(index_vector_dim),
+            *(_i64_array(v) for v in (offset_dims, collapsed_slice_dims, operand_batching_dims,
+                                      start_indices_batching_dims, start_index_map)),
+        )
+
+
+@irdl_attr_definition
+class ScatterDimensionNumbersAttr(_DimensionNumbersAttr):
+    """Dimension numbers of `stablehlo.scatter`:
+    `#stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
+    scatter_dims_to_operand_dims = [0], index_vector_dim = 1>`.
+    https://openxla.org/stablehlo/spec#scatter"""
+
+    name = "stablehlo.scatter"
+    LISTS: ClassVar[tuple[str, ...]] = (
+        "update_window_dims",
+        "inserted_window_dims",
+        "input_batching_dims",
+        "scatter_indices_batching_dims",
+        "scatter_dims_to_operand_dims",
+    )
+
+    update_window_dims: DenseArrayBase[I64]
+    inserted_window_dims: DenseArrayBase[I64]
+    input_batching_dims: DenseArrayBase[I64]
+    scatter_indices_batching_dims: DenseArrayBase[I64]
+    scatter_dims_to_operand_dims: DenseArrayBase[I64]
+
+    def __init__(
+        self,
+        update_window_dims: Sequence[int] = (),
+        inserted_window_dims: Sequence[int] = (),
+        input_batching_dims: Sequence[int] = (),
+        scatter_indices_batching_dims: Sequence[int] = (),
+        scatter_dims_to_operand_dims: Sequence[int] = (),
+        index_vector_dim: int = 0,
+    ):
+        super().__init__(
+            IntAttr(index_vector_dim),
+            *(_i64_array(v) for v in (update_window_dims, inserted_window_dims,
+                                      input_batching_dims, scatter_indices_batching_dims,
+                                      scatter_dims_to_operand_dims)),
+        )

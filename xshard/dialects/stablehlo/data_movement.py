@@ -1,5 +1,5 @@
 """StableHLO ops that move data without arithmetic: broadcast_in_dim, reshape, transpose,
-slice, dynamic_slice, dynamic_update_slice, concatenate, pad."""
+slice, dynamic_slice, dynamic_update_slice, concatenate, pad, bitcast_convert."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from xshard.dialects.stablehlo.checks import (
     dim_matches,
     element_type,
     fail,
+    is_complex,
     shape,
     shapes_match,
 )
@@ -728,3 +729,66 @@ def _padded_shape(
         -1 if size < 0 else lo + size + max(size - 1, 0) * mid + hi
         for size, lo, hi, mid in zip(dims, low, high, interior, strict=True)
     ]
+
+
+def _bit_width(t: Attribute) -> int | None:
+    width = getattr(t, "bitwidth", None)
+    return width if isinstance(width, int) else None
+
+
+@irdl_op_definition
+class BitcastConvertOp(IRDLOperation):
+    """`%r = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xui32>`: the same bits
+    read as another element type. A narrower result type splits each element into a new
+    minor dim; a wider one joins the operand's minor dim.
+    https://openxla.org/stablehlo/spec#bitcast_convert
+    """
+
+    name = "stablehlo.bitcast_convert"
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BitcastConvertOp:
+        operand = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        fn = parse_function_type(parser)
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        print_functional_type(printer, self)
+
+    def verify_(self) -> None:
+        source, target = element_type(self.operand.type), element_type(self.result.type)
+        if is_complex(source) != is_complex(target):
+            fail(self, f"cannot bitcast between complex and non-complex element types, got "
+                       f"{source} and {target}")
+        bits, new_bits = _bit_width(source), _bit_width(target)
+        if bits is None or new_bits is None:
+            fail(self, f"element types must have a known bit width, got {source} and {target}")
+        operand_shape, result_shape = shape(self.operand.type), shape(self.result.type)
+        if new_bits == bits:
+            expected = list(operand_shape)
+        elif new_bits < bits:
+            expected = [*operand_shape, bits // new_bits]
+            if bits % new_bits:
+                fail(self, f"{bits}-bit elements do not split into {new_bits}-bit ones")
+        else:
+            if not operand_shape or operand_shape[-1] * bits != new_bits:
+                fail(self, f"the operand's minor dim times {bits} bits must be {new_bits} bits, "
+                           f"got {self.operand.type}")
+            expected = list(operand_shape[:-1])
+        if not shapes_match(expected, result_shape):
+            fail(self, f"result shape must be {expected}, got {list(result_shape)}")

@@ -264,6 +264,86 @@ class CosineOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
+class TanOp(UnaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#tan"""
+
+    name = "stablehlo.tan"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOATING
+
+
+@irdl_op_definition
+class CbrtOp(UnaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#cbrt"""
+
+    name = "stablehlo.cbrt"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOATING
+
+
+@irdl_op_definition
+class RoundNearestEvenOp(UnaryElementwiseOp):
+    """Round to the nearest integer, ties to even (`jnp.round`).
+    https://openxla.org/stablehlo/spec#round_nearest_even"""
+
+    name = "stablehlo.round_nearest_even"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+
+@irdl_op_definition
+class RoundNearestAfzOp(UnaryElementwiseOp):
+    """Round to the nearest integer, ties away from zero.
+    https://openxla.org/stablehlo/spec#round_nearest_afz"""
+
+    name = "stablehlo.round_nearest_afz"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+
+@irdl_op_definition
+class IsFiniteOp(UnaryElementwiseOp):
+    """`%r = stablehlo.is_finite %x : (tensor<4xf32>) -> tensor<4xi1>`: neither infinite
+    nor NaN. https://openxla.org/stablehlo/spec#is_finite"""
+
+    name = "stablehlo.is_finite"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+    def __init__(
+        self, operand: SSAValue | Operation, attributes: Mapping[str, Attribute] | None = None
+    ):
+        operand = SSAValue.get(operand)
+        super().__init__(operand, TensorType(i1, shape(operand.type)), attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IsFiniteOp:
+        operand = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        fn = parser.parse_type()
+        if not isinstance(fn, FunctionType) or len(fn.inputs) != 1 or len(fn.outputs) != 1:
+            parser.raise_error("expected a function type `(operand) -> result`", pos, parser.pos)
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        print_functional_type(printer, self)
+
+    def verify_(self) -> None:
+        self._check_element_kind(self.operand.type)
+        if not is_bool(element_type(self.result.type)):
+            fail(self, f"result element type must be i1, got {element_type(self.result.type)}")
+        if not shapes_match(shape(self.operand.type), shape(self.result.type)):
+            fail(self, f"requires the same shape for operand and result, got "
+                       f"{self.operand.type} -> {self.result.type}")
+
+
+@irdl_op_definition
 class FloorOp(UnaryElementwiseOp):
     """https://openxla.org/stablehlo/spec#floor"""
 
@@ -454,6 +534,30 @@ class XorOp(BinaryElementwiseOp):
     name = "stablehlo.xor"
     ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("bool", "integer")
     traits = traits_def(Commutative())
+
+
+@irdl_op_definition
+class ShiftLeftOp(BinaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#shift_left"""
+
+    name = "stablehlo.shift_left"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
+
+
+@irdl_op_definition
+class ShiftRightLogicalOp(BinaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#shift_right_logical"""
+
+    name = "stablehlo.shift_right_logical"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
+
+
+@irdl_op_definition
+class ShiftRightArithmeticOp(BinaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#shift_right_arithmetic"""
+
+    name = "stablehlo.shift_right_arithmetic"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
 
 
 # ---------------------------------------------------------------- compare, select, clamp

@@ -47,6 +47,7 @@ from xdsl.traits import IsTerminator
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.interfaces.models.captures import captured_values
 from xshard.interfaces.partition_context import PartitionContext, local_type
 from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
 from xshard.interfaces.sharding_option import (
@@ -190,7 +191,8 @@ class _FunctionPartition:
             for r in op.results
         ]
         held = [self.layouts.get(v) if _is_tensor(v) else None for v in op.operands]
-        grids = {s.grid for s in (*held, *wanted) if s is not None}
+        read = [self.layouts.get(v) for v in captured_values(op)]  # by its regions
+        grids = {s.grid for s in (*held, *wanted, *read) if s is not None}
         if not grids:  # everything replicated: the op is its own per-device form
             self.builder.insert(op.clone(value_mapper=self.values))
             return
