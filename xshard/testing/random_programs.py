@@ -458,6 +458,198 @@ class _Builder:
         )
 
 
+    # ------------------------------------------------------------ ops of real models
+
+    def mask(self) -> None:
+        """A causal mask: `select(iota(d0) >= iota(d1), a, 0)`, exact integer compares."""
+        a = self.pick(lambda v: len(v.shape) >= 2)
+        if a is None:
+            return self.unary()
+        d0, d1 = self.draw(st.permutations(range(len(a.shape))))[:2]
+        it = tensor_type(a.shape, "i32")
+        i = self.emit(a.shape, 0.0, f"stablehlo.iota dim = {d0} : {it}", keep=False)
+        j = self.emit(a.shape, 0.0, f"stablehlo.iota dim = {d1} : {it}", keep=False)
+        pred = tensor_type(a.shape, "i1")
+        c = self.emit(
+            a.shape,
+            1.0,
+            f"stablehlo.compare GE, {i.name}, {j.name}, SIGNED : ({it}, {it}) -> {pred}",
+            keep=False,
+        )
+        zero = self.emit((), 0.0, "stablehlo.constant dense<0.000000e+00> : tensor<f32>", False)
+        z = self.emit(
+            a.shape,
+            0.0,
+            f"stablehlo.broadcast_in_dim {zero.name}, dims = [] : (tensor<f32>) -> {a.type}",
+            keep=False,
+        )
+        select = f"stablehlo.select {c.name}, {a.name}, {z.name} : {pred}, {a.type}"
+        self.emit(a.shape, a.magnitude, select)
+
+    def pad(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        d = self.draw(st.integers(0, len(a.shape) - 1))
+        low, high = self.draw(st.integers(0, 2)), self.draw(st.integers(0, 2))
+        value = self.draw(st.sampled_from(["0.000000e+00", "1.500000e+00"]))
+        c = self.emit((), 1.5, f"stablehlo.constant dense<{value}> : tensor<f32>", keep=False)
+        lows = [0] * len(a.shape)
+        highs = [0] * len(a.shape)
+        lows[d], highs[d] = low, high
+        out = list(a.shape)
+        out[d] += low + high
+        self.emit(
+            tuple(out),
+            max(a.magnitude, 1.5),
+            f"stablehlo.pad {a.name}, {c.name}, low = {lows}, high = {highs}, "
+            f"interior = {[0] * len(a.shape)} : ({a.type}, tensor<f32>) -> "
+            f"{tensor_type(tuple(out))}",
+        )
+
+    def reverse(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        dims = sorted(self.draw(st.sets(st.sampled_from(range(len(a.shape))), min_size=1)))
+        self.emit(a.shape, a.magnitude, f"stablehlo.reverse {a.name}, dims = {dims} : {a.type}")
+
+    def gather(self) -> None:
+        """Rows of a value picked by constant indices (an embedding lookup)."""
+        a = self.pick(lambda v: len(v.shape) == 2)
+        if a is None:
+            return self.unary()
+        rows, cols = a.shape
+        k = self.draw(st.sampled_from(EXTENTS))
+        ids = ", ".join(str(self.draw(st.integers(0, rows - 1))) for _ in range(k))
+        it = f"tensor<{k}xi32>"
+        i = self.emit((k,), 0.0, f"stablehlo.constant dense<[{ids}]> : {it}", keep=False)
+        out = (k, cols)
+        self.emit(
+            out,
+            a.magnitude,
+            f'"stablehlo.gather"({a.name}, {i.name}) <{{dimension_numbers = '
+            f"#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+            f"start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, "
+            f"slice_sizes = array<i64: 1, {cols}>}}> : ({a.type}, {it}) -> {tensor_type(out)}",
+        )
+
+    def scatter(self) -> None:
+        """Rows of a value added into a zero table at constant indices (its gradient)."""
+        a = self.pick(lambda v: len(v.shape) == 2)
+        if a is None:
+            return self.unary()
+        k, cols = a.shape
+        rows = self.draw(st.sampled_from(EXTENTS))
+        ids = ", ".join(f"[{self.draw(st.integers(0, rows - 1))}]" for _ in range(k))
+        it = f"tensor<{k}x1xi32>"
+        i = self.emit((k, 1), 0.0, f"stablehlo.constant dense<[{ids}]> : {it}", keep=False)
+        out = tensor_type((rows, cols))
+        z = self.emit((rows, cols), 0.0, f"stablehlo.constant dense<0.000000e+00> : {out}", False)
+        v = self.fresh()
+        self.lines += [
+            f'  {v} = "stablehlo.scatter"({z.name}, {i.name}, {a.name}) <{{'
+            "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+            "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+            "index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false}> ({",
+            "  ^bb0(%sx: tensor<f32>, %sy: tensor<f32>):",
+            "    %ss = stablehlo.add %sx, %sy : tensor<f32>",
+            "    stablehlo.return %ss : tensor<f32>",
+            f"  }}) : ({out}, {it}, {a.type}) -> {out}",
+        ]
+        self.ops += 1
+        self.values.append(Value(v, (rows, cols), a.magnitude * k))
+
+    def dynamic_slice(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        d = self.draw(st.integers(0, len(a.shape) - 1))
+        size = self.draw(st.integers(1, a.shape[d]))
+        start = self.draw(st.integers(0, a.shape[d] - size + 2))  # may run past: clamped
+        starts = []
+        for e in range(len(a.shape)):
+            c = self.emit(
+                (), 0.0, f"stablehlo.constant dense<{start if e == d else 0}> : tensor<i32>", False
+            )
+            starts.append(c.name)
+        out = list(a.shape)
+        out[d] = size
+        self.emit(
+            tuple(out),
+            a.magnitude,
+            f"stablehlo.dynamic_slice {a.name}, {', '.join(starts)}, sizes = {out} : "
+            f"({a.type}, {', '.join(['tensor<i32>'] * len(a.shape))}) -> "
+            f"{tensor_type(tuple(out))}",
+        )
+
+    def sort(self) -> None:
+        a = self.pick(lambda v: len(v.shape) >= 1)
+        if a is None:
+            return self.unary()
+        d = self.draw(st.integers(0, len(a.shape) - 1))
+        v = self.fresh()
+        self.lines += [
+            f'  {v} = "stablehlo.sort"({a.name}) <{{dimension = {d} : i64}}> ({{',
+            "  ^bb0(%sa: tensor<f32>, %sb: tensor<f32>):",
+            "    %lt = stablehlo.compare LT, %sa, %sb, TOTALORDER : "
+            "(tensor<f32>, tensor<f32>) -> tensor<i1>",
+            "    stablehlo.return %lt : tensor<i1>",
+            f"  }}) : ({a.type}) -> {a.type}",
+        ]
+        self.ops += 1
+        self.values.append(Value(v, a.shape, a.magnitude))
+
+    def pool(self) -> None:
+        """A max or sum pooling window of 2, stride 2, on one dim."""
+        a = self.pick(lambda v: any(n >= 2 and n % 2 == 0 for n in v.shape))
+        if a is None:
+            return self.unary()
+        even = [d for d, n in enumerate(a.shape) if n >= 2 and n % 2 == 0]
+        d = self.draw(st.sampled_from(even))
+        kind = self.draw(st.sampled_from(["maximum", "add"]))
+        init = {"maximum": "0xFF800000", "add": "0.000000e+00"}[kind]
+        c = self.emit((), 0.0, f"stablehlo.constant dense<{init}> : tensor<f32>", keep=False)
+        window = [2 if e == d else 1 for e in range(len(a.shape))]
+        out = list(a.shape)
+        out[d] //= 2
+        v = self.fresh()
+        rank = len(a.shape)
+        self.lines += [
+            f'  {v} = "stablehlo.reduce_window"({a.name}, {c.name}) <{{'
+            f"window_dimensions = array<i64: {', '.join(map(str, window))}>, "
+            f"window_strides = array<i64: {', '.join(map(str, window))}>, "
+            f"padding = dense<0> : tensor<{rank}x2xi64>}}> ({{",
+            "  ^bb0(%wa: tensor<f32>, %wb: tensor<f32>):",
+            f"    %wr = stablehlo.{kind} %wa, %wb : tensor<f32>",
+            "    stablehlo.return %wr : tensor<f32>",
+            f"  }}) : ({a.type}, tensor<f32>) -> {tensor_type(tuple(out))}",
+        ]
+        self.ops += 1
+        self.values.append(Value(v, tuple(out), a.magnitude * (2 if kind == "add" else 1)))
+
+    def convolution(self) -> None:
+        """A 1-D convolution, `[b, 0, f] x [0, i, o] -> [b, 0, f]`, padding 'same'."""
+        a = self.pick(lambda v: len(v.shape) == 3 and v.magnitude < MAX_MAGNITUDE / 64)
+        if a is None:
+            return self.unary()
+        b, w, f = a.shape
+        k = self.draw(st.sampled_from([1, 3]))
+        o = self.draw(st.sampled_from(EXTENTS))
+        kernel = self.new_arg((k, f, o))
+        kernel = self.maybe_annotate(kernel)
+        out = (b, w, o)
+        self.emit(
+            out,
+            a.magnitude * kernel.magnitude * k * f,
+            f"stablehlo.convolution({a.name}, {kernel.name}) dim_numbers = [b, 0, f]x[0, i, o]"
+            f"->[b, 0, f], window = {{stride = [1], pad = [[{k // 2}, {k // 2}]], "
+            f"lhs_dilate = [1], rhs_dilate = [1]}} {{batch_group_count = 1 : i64, "
+            f"feature_group_count = 1 : i64}} : ({a.type}, {kernel.type}) -> "
+            f"{tensor_type(out)}",
+        )
+
+
 def _nest(flat: Sequence[str], shape: Shape) -> str:
     if len(shape) == 1:
         return "[" + ", ".join(flat) + "]"
@@ -472,6 +664,8 @@ def _nest(flat: Sequence[str], shape: Shape) -> str:
 _OPS = (
     "unary", "binary", "binary", "select", "clamp", "dot_general", "dot_general", "reduce",
     "reduce", "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
+    "mask", "pad", "reverse", "gather", "scatter", "dynamic_slice", "sort", "pool",
+    "convolution",
 )  # fmt: skip
 
 
