@@ -45,8 +45,10 @@ from xshard.dialects.stablehlo.syntax import (
     parse_keyword_equal,
     parse_operand_list,
     parse_operands_before_keyword,
+    parse_unary_functional,
     print_attr_dict,
     print_functional_type,
+    print_unary_functional,
     resolve,
 )
 
@@ -173,23 +175,10 @@ class ReshapeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReshapeOp:
-        operand = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        fn = parse_function_type(parser)
-        return cls.create(
-            operands=resolve(parser, [operand], fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return parse_unary_functional(cls, parser)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_functional_type(printer, self)
+        print_unary_functional(printer, self)
 
     def verify_(self) -> None:
         _same_element_type(self, self.operand.type, self.result.type)
@@ -752,23 +741,10 @@ class BitcastConvertOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BitcastConvertOp:
-        operand = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        fn = parse_function_type(parser)
-        return cls.create(
-            operands=resolve(parser, [operand], fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return parse_unary_functional(cls, parser)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_functional_type(printer, self)
+        print_unary_functional(printer, self)
 
     def verify_(self) -> None:
         source, target = element_type(self.operand.type), element_type(self.result.type)

@@ -46,9 +46,11 @@ from xshard.dialects.stablehlo.syntax import (
     parse_attr_dict,
     parse_operand_list,
     parse_same_operands_and_result_type,
+    parse_unary_functional,
     print_attr_dict,
     print_functional_type,
     print_same_operands_and_result_type,
+    print_unary_functional,
     resolve,
 )
 
@@ -313,26 +315,10 @@ class IsFiniteOp(UnaryElementwiseOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> IsFiniteOp:
-        operand = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        fn = parser.parse_type()
-        if not isinstance(fn, FunctionType) or len(fn.inputs) != 1 or len(fn.outputs) != 1:
-            parser.raise_error("expected a function type `(operand) -> result`", pos, parser.pos)
-        return cls.create(
-            operands=resolve(parser, [operand], fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return parse_unary_functional(cls, parser)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_functional_type(printer, self)
+        print_unary_functional(printer, self)
 
     def verify_(self) -> None:
         self._check_element_kind(self.operand.type)

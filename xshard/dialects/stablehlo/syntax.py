@@ -48,6 +48,31 @@ def parse_function_type(parser: Parser) -> FunctionType:
     return type
 
 
+def parse_unary_functional(cls: type[Operation], parser: Parser) -> Operation:
+    """`%x attr-dict : (T) -> U`: the form of the one-operand ops whose type changes."""
+    operand = parser.parse_unresolved_operand()
+    props, attrs = parse_attr_dict(parser, cls)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    fn = parse_function_type(parser)
+    if len(fn.inputs) != 1 or len(fn.outputs) != 1:
+        parser.raise_error("expected a function type `(operand) -> result`", pos, parser.pos)
+    return cls.create(
+        operands=resolve(parser, [operand], fn.inputs.data),
+        result_types=list(fn.outputs.data),
+        properties=props,
+        attributes=attrs,
+    )
+
+
+def print_unary_functional(printer: Printer, op: Operation) -> None:
+    printer.print_string(" ")
+    printer.print_operand(op.operands[0])
+    print_attr_dict(printer, op)
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
 def parse_same_operands_and_result_type(
     parser: Parser, num_operands: int
 ) -> tuple[list[Attribute], Attribute]:
