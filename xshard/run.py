@@ -48,7 +48,11 @@ from xshard.sharding.simulate import SimulationError, assemble, distribute
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
-from xshard.transforms.spmd_pipeline import LowerTcpIfPresentPass, SpmdPipelinePass
+from xshard.transforms.spmd_pipeline import (
+    LowerTcpIfPresentPass,
+    SpmdPipelinePass,
+    import_passes,
+)
 
 __all__ = [
     "Collective",
@@ -307,14 +311,6 @@ def run_module(
     """
     ctx = ctx or xshard_context()
     verify_located(module)
-    grids = _grids(module, devices)
-    reference = strip_annotations(module.clone())
-    LowerTcpIfPresentPass().apply(ctx, reference)
-    entry = entry_function(module)
-    _check_comparable(entry)
-    if inputs is None:
-        inputs = random_inputs(entry, np.random.default_rng(seed))
-
     pipeline = SpmdPipelinePass(
         target=target,
         traversal=traversal,
@@ -323,9 +319,22 @@ def run_module(
         propagate=propagate,
         strategy=strategy,
     )
+    phases = pipeline.passes()
+    first = len(import_passes())
+    for phase in phases[:first]:
+        phase.apply(ctx, module)
+        verify_located(module)
+    grids = _grids(module, devices)
+    reference = strip_annotations(module.clone())
+    LowerTcpIfPresentPass().apply(ctx, reference)
+    entry = entry_function(module)
+    _check_comparable(entry)
+    if inputs is None:
+        inputs = random_inputs(entry, np.random.default_rng(seed))
+
     arg_shardings: list[Sharding | None] = []
     result_shardings: list[Sharding | None] = []
-    for phase in pipeline.passes():
+    for phase in phases[first:]:
         if isinstance(phase, ShardPartitionPass):  # the layouts, before annotations go
             arg_shardings, result_shardings = boundary_shardings(entry)
         phase.apply(ctx, module)

@@ -28,6 +28,11 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return CHLO
 
+    def get_sdy() -> Dialect:
+        from xshard.dialects.sdy import SDY
+
+        return SDY
+
     def get_tcp() -> Dialect:
         from xshard.dialects.tcp import TCP
 
@@ -42,6 +47,7 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
         "shard": get_shard,
         "stablehlo": get_stablehlo,
         "chlo": get_chlo,
+        "sdy": get_sdy,
         "tcp": get_tcp,
         "tosa": get_tosa,
     }

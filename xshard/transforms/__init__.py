@@ -13,6 +13,8 @@ from xdsl.passes import ModulePass
 
 # pass name -> (module under xshard.transforms, class name)
 _PASSES: dict[str, tuple[str, str]] = {
+    "import-sdy": ("import.import_sdy", "ImportSdyPass"),
+    "inline": ("import.inline", "InlinePass"),
     "chlo-legalize-to-stablehlo": (
         "import.chlo_legalize_to_stablehlo",
         "ChloLegalizeToStablehloPass",

@@ -33,6 +33,20 @@ from xshard.transforms.propagation.sharding_propagation import (
 from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 
 _chlo = import_module("xshard.transforms.import.chlo_legalize_to_stablehlo")
+_import_sdy = import_module("xshard.transforms.import.import_sdy")
+_inline = import_module("xshard.transforms.import.inline")
+# (`import` is a keyword, so the import phase's modules load by name.)
+
+
+def import_passes() -> tuple[ModulePass, ...]:
+    """The import phase: JAX's shardings into shard annotations, its helper functions
+    inlined, CHLO decomposed. They change no number the program computes, so
+    `xshard-run` takes its one-device reference after them."""
+    return (
+        _import_sdy.ImportSdyPass(),
+        _inline.InlinePass(),
+        _chlo.ChloLegalizeToStablehloPass(),
+    )
 
 
 @dataclass(frozen=True)
@@ -64,9 +78,10 @@ class SpmdPipelinePass(ModulePass):
     strategy: Strategy = "aggressive"
 
     def passes(self) -> tuple[ModulePass, ...]:
-        """The phases in order; collective optimisations (shard-simplify) run after partition."""
+        """The phases in order: import, propagation, partition, collective
+        optimisation (shard-simplify), export."""
         return (
-            _chlo.ChloLegalizeToStablehloPass(),
+            *import_passes(),
             *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
