@@ -50,6 +50,7 @@ def _inline(call: func.CallOp, callee: func.FuncOp) -> None:
     body = callee.body.clone()
     block = body.block
     for arg, value in zip(block.args, call.arguments, strict=True):
+        arg.name_hint = None  # the caller's value keeps its own name
         arg.replace_all_uses_with(value)
     ret = block.last_op
     assert ret is not None
