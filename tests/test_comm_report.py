@@ -58,7 +58,7 @@ ENTRY %main {
   %b = pred[16]{0} parameter(1)
   %ags = (f32[4,8]{1,0}, f32[16,8]{1,0}) all-gather-start(%p), replica_groups=[1,4]<=[4]
   %agd = f32[16,8]{1,0} all-gather-done(%ags)
-  %ar = (f32[4,8]{1,0}, pred[16]{0}) all-reduce(%p, %b), replica_groups={{0,1},{2,3}}, to_apply=%add
+  %ar = (f32[4,8]{1,0}, pred[16]{0}) all-reduce(%p, /*index=1*/%b), replica_groups={{0,1},{2,3}}, to_apply=%add
   ROOT %cp = f32[4,8]{1,0} collective-permute(%p), source_target_pairs={{0,1},{1,2},{2,3}}
 }
 """

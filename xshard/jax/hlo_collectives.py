@@ -95,6 +95,7 @@ def hlo_rows(text: str, devices: int) -> list[CommRow]:
             found.append((opcode, base, operands, attrs))
     rows = []
     for opcode, base, operands, attrs in found:
+        operands = re.sub(r"/\*.*?\*/", "", operands)  # `/*index=5*/` in long lists
         names = [o.strip().lstrip("%") for o in operands.split(",") if o.strip()]
         size = sum(_shape_bytes(shapes.get(n, "")) for n in names)
         if base == "collective-permute":
