@@ -667,6 +667,12 @@ class ConvertShardToStablehloPass(ModulePass):
                 _FunctionConversion(fn, self.target).run()
         for leftover in list(op.walk()):
             if isinstance(leftover, shard.ShardingOp):
+                for use in leftover.result.uses:
+                    raise DiagnosticError(
+                        use.operation,
+                        f"'{use.operation.name}' uses a !shard.sharding value, which has no "
+                        "StableHLO form",
+                    )
                 Rewriter.erase_op(leftover)
         for leftover in list(op.walk()):
             if (

@@ -126,6 +126,8 @@ class _FunctionPartition:
         self.builder = Builder(InsertPoint.at_end(new_block))
         for op in block.ops:
             if isinstance(op, ShardingOp):
+                if any(not isinstance(u.operation, ShardOp) for u in op.result.uses):
+                    self.builder.insert(op.clone(value_mapper=self.values))  # a value itself
                 continue
             if isinstance(op, ShardOp):
                 self.visit_shard(op)

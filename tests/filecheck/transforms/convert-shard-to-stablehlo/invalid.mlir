@@ -184,3 +184,12 @@ func.func @signed_i1() -> i1 {
   func.return %q : i1
 }
 // CHECK: invalid.mlir:183:3: error: cannot convert 'arith.cmpi' to StableHLO: a signed ordering of i1 values has no StableHLO comparison
+
+// -----
+
+shard.grid @g(shape = 2x4)
+func.func @returns_a_sharding() -> !shard.sharding {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  func.return %s : !shard.sharding
+}
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'func.return' uses a !shard.sharding value, which has no StableHLO form
