@@ -184,3 +184,11 @@ func.func @signed_i1() -> i1 {
   func.return %q : i1
 }
 // CHECK: invalid.mlir:183:3: error: cannot convert 'arith.cmpi' to StableHLO: a signed ordering of i1 values has no StableHLO comparison
+
+// -----
+
+shard.grid @g(shape = 2x9223372036854775807)
+func.func @huge_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
+  func.return %x : tensor<8xf32>
+}
+// CHECK: invalid.mlir:190:1: error: cannot convert 'shard.grid' to StableHLO: its 18446744073709551614 devices exceed what mhlo.num_partitions (i32) counts
