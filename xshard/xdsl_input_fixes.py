@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ShapedType,
 )
@@ -57,6 +58,8 @@ MAX_DENSE_ELEMENTS = 1 << 26
 element, even for a splat (2**26 f32 take 4 s and 1.6 GB)."""
 
 _INT64_MAX = (1 << 63) - 1
+_INDEX_RANGE = (-(1 << 63), 1 << 64)
+"""What an `index` value may be written as: 64 bits, signed or not, as a signless i64."""
 _PATCHED = "xshard_input_fix"
 
 
@@ -157,9 +160,7 @@ def _element_to_type(original: Callable[..., Any]) -> Callable[..., Any]:
     def to_type(self: Any, parser: AttrParser, type: Any) -> Any:
         value = self.value
         if isinstance(type, IntegerType | IndexType) and isinstance(value, int):
-            low, high = (
-                type.value_range() if isinstance(type, IntegerType) else (-(1 << 63), 1 << 64)
-            )
+            low, high = type.value_range() if isinstance(type, IntegerType) else _INDEX_RANGE
             if not low <= value < high:
                 parser.raise_error("integer constant out of range for type", at_position=self.span)
         if isinstance(type, AnyFloat):
@@ -188,11 +189,16 @@ def _int_or_float_attr(original: Callable[..., Any]) -> Callable[..., Any]:
     def parse_optional_builtin_int_or_float_attr(self: AttrParser) -> Any:
         start = self.pos
         try:
-            return original(self)
+            attr = original(self)
         except OverflowError:  # float() of an integer beyond every float
             self.raise_error(
                 "unexpected decimal integer literal for a floating point value", start, start
             )
+        if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType):
+            low, high = _INDEX_RANGE  # xDSL checks the range of integer types only
+            if not low <= attr.value.data < high:
+                self.raise_error("integer constant out of range for attribute", start, start)
+        return attr
 
     return parse_optional_builtin_int_or_float_attr
 

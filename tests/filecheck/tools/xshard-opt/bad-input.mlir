@@ -69,3 +69,11 @@ func.func @f() {
   return
 }
 // CHECK: bad-input.mlir:68:1: error: redefinition of symbol named 'f'
+
+// -----
+
+func.func @index_out_of_range() -> index {
+  %0 = arith.constant -9223372036854775809 : index
+  return %0 : index
+}
+// CHECK: bad-input.mlir:76:23: error: integer constant out of range for attribute
