@@ -19,8 +19,9 @@ message where MLIR has one:
   would expand element by element (`MemoryError`), is refused;
 - a declarative op whose parsed pieces do not fit its definition (variadic operand
   groups of different sizes under `SameVariadicOperandSize`, e.g. `tcp.slice`);
-- linalg named ops with too few operands for their body, and `linalg.reduce` with a
-  dimension outside the input's rank.
+- linalg named ops with too few operands for their body; `linalg.transpose`,
+  `broadcast` and `reduce` with a dimension beyond int64, and `linalg.reduce` with one
+  outside the input's rank.
 
 `apply()` is idempotent; importing `xshard` applies it.
 """
@@ -44,7 +45,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
 )
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
-from xdsl.dialects.linalg.ops import ReduceOp
+from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp, TransposeOp
 from xdsl.dialects.utils import dynamic_index_list
 from xdsl.irdl import irdl_op_init
 from xdsl.irdl.declarative_assembly_format import DenseArrayAttributeVariable, FormatProgram
@@ -234,6 +235,22 @@ def _named_op_parse(original: Callable[..., Any]) -> Callable[..., Any]:
     return parse
 
 
+def _dims_parse(original: Callable[..., Any]) -> Callable[..., Any]:
+    """linalg ops that read their `dimensions`/`permutation` with xDSL's unbounded
+    integer parser and store them in an i64 array."""
+
+    def parse(cls: type, parser: Parser) -> Any:
+        start = parser.pos
+        try:
+            return original(cls, parser)
+        except ValueError as err:
+            if not _raised_in(err, IntegerType.get_normalized_value):
+                raise
+            parser.raise_error("integer value too large", start, parser.pos)
+
+    return parse
+
+
 def _reduce_verify(original: Callable[..., Any]) -> Callable[..., Any]:
     """MLIR's checks of `dimensions`, which xDSL indexes the shapes with unchecked."""
 
@@ -269,6 +286,8 @@ def apply() -> None:
     _patch(AttrParser, "parse_optional_builtin_int_or_float_attr", _int_or_float_attr)
     _patch(FormatProgram, "parse", _format_parse)
     _patch(NamedOperation, "parse", _named_op_parse, classmethod)
+    for linalg_op in (TransposeOp, BroadcastOp, ReduceOp):
+        _patch(linalg_op, "parse", _dims_parse, classmethod)
     _patch(ReduceOp, "verify_", _reduce_verify)
 
 

@@ -77,3 +77,11 @@ func.func @index_out_of_range() -> index {
   return %0 : index
 }
 // CHECK: bad-input.mlir:76:23: error: integer constant out of range for attribute
+
+// -----
+
+func.func @permutation_beyond_int64(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%b : tensor<8x4xf32>) permutation = [1, 18446744073709551616]
+  return %0 : tensor<8x4xf32>
+}
+// CHECK: bad-input.mlir:84:25: error: integer value too large
