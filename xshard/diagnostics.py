@@ -10,8 +10,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation
 from xdsl.parser import ForwardDeclaredValue, Parser
 from xdsl.traits import IsolatedFromAbove, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -170,7 +170,23 @@ def _nested_errors(op: Operation) -> list[DiagnosticError]:
                 found += errors
                 if errors and not inner.has_trait(IsolatedFromAbove):
                     return found
+            if not found and not isinstance(op, ModuleOp) and (error := _use_before_def(block)):
+                return [error]
     if found:
         return found
     error = _verify_one(op)
     return [error] if error else []
+
+
+def _use_before_def(block: Block) -> DiagnosticError | None:
+    """A use, in `block` or nested in it, of a value an op of `block` defines at or after
+    the using op: xDSL's parser takes such forward references, MLIR's verifier does not.
+    (A module's body is a graph region, where order does not matter.)"""
+    position = {inner: i for i, inner in enumerate(block.ops)}
+    for i, inner in enumerate(block.ops):
+        for user in inner.walk():
+            for index, value in enumerate(user.operands):
+                owner = value.owner
+                if isinstance(owner, Operation) and position.get(owner, -1) >= i:
+                    return DiagnosticError(user, f"operand #{index} does not dominate this use")
+    return None

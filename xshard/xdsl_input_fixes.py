@@ -21,7 +21,9 @@ message where MLIR has one:
   groups of different sizes under `SameVariadicOperandSize`, e.g. `tcp.slice`);
 - linalg named ops with too few operands for their body; `linalg.transpose`,
   `broadcast` and `reduce` with a dimension beyond int64, and `linalg.reduce` with one
-  outside the input's rank.
+  outside the input's rank;
+- `tosa.const` whose value's shape or element type is not its result's (which the
+  verifier passed, and a pass then crashed on).
 
 `apply()` is idempotent; importing `xshard` applies it.
 """
@@ -46,6 +48,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp, TransposeOp
+from xdsl.dialects.tosa import ConstOp as TosaConstOp
 from xdsl.dialects.utils import dynamic_index_list
 from xdsl.irdl import irdl_op_init
 from xdsl.irdl.declarative_assembly_format import DenseArrayAttributeVariable, FormatProgram
@@ -275,6 +278,23 @@ def _reduce_verify(original: Callable[..., Any]) -> Callable[..., Any]:
     return verify_
 
 
+def _tosa_const_verify(original: Callable[..., Any]) -> Callable[..., Any]:
+    """MLIR's `AllShapesMatch<values, output>` and element type check, which xDSL lacks
+    (a `tensor<0xf32>` value behind a `tensor<1xf32>` result crashed the partitioner)."""
+
+    def verify_(self: TosaConstOp) -> None:
+        original(self)
+        values, output = self.values.get_type(), self.output.type
+        if isinstance(output, ShapedType) and values.get_shape() != output.get_shape():
+            raise VerifyException(
+                "'tosa.const' op failed to verify that all of {values, output} have same shape"
+            )
+        if isinstance(output, ShapedType) and values.element_type != output.element_type:
+            raise VerifyException("'tosa.const' op expected same attr/result element types")
+
+    return verify_
+
+
 def apply() -> None:
     """Patch xDSL's parser and the ops above; each patch is applied once."""
     _patch(DenseArrayAttributeVariable, "parse_attr", _dense_array_parse_attr)
@@ -289,6 +309,7 @@ def apply() -> None:
     for linalg_op in (TransposeOp, BroadcastOp, ReduceOp):
         _patch(linalg_op, "parse", _dims_parse, classmethod)
     _patch(ReduceOp, "verify_", _reduce_verify)
+    _patch(TosaConstOp, "verify_", _tosa_const_verify)
 
 
 apply()

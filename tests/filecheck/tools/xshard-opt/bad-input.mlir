@@ -85,3 +85,12 @@ func.func @permutation_beyond_int64(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) ->
   return %0 : tensor<8x4xf32>
 }
 // CHECK: bad-input.mlir:84:25: error: integer value too large
+
+// -----
+
+func.func @use_before_def(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %1, %x : tensor<4xf32>
+  %1 = arith.addf %x, %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: bad-input.mlir:92:3: error: operand #0 does not dominate this use
