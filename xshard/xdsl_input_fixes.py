@@ -20,8 +20,8 @@ message where MLIR has one:
 - a declarative op whose parsed pieces do not fit its definition (variadic operand
   groups of different sizes under `SameVariadicOperandSize`, e.g. `tcp.slice`);
 - linalg named ops with too few operands for their body; `linalg.transpose`,
-  `broadcast` and `reduce` with a dimension beyond int64, and `linalg.reduce` with one
-  outside the input's rank;
+  `broadcast` and `reduce` with a dimension beyond int64, `linalg.reduce` with one
+  outside the input's rank, `linalg.transpose` with a permutation that is not one;
 - `tosa.const` whose value's shape or element type is not its result's (which the
   verifier passed, and a pass then crashed on).
 
@@ -278,6 +278,21 @@ def _reduce_verify(original: Callable[..., Any]) -> Callable[..., Any]:
     return verify_
 
 
+def _transpose_verify(original: Callable[..., Any]) -> Callable[..., Any]:
+    """MLIR's permutation check, which xDSL skips before indexing the shapes with it
+    (an IndexError, or, for a negative entry, a silently accepted op)."""
+
+    def verify_(self: TransposeOp) -> None:
+        permutation = self.properties.get("permutation")
+        if isinstance(permutation, DenseArrayBase):
+            values = permutation.get_values()
+            if sorted(values) != list(range(len(values))):
+                raise VerifyException("'linalg.transpose' op permutation is not valid")
+        original(self)
+
+    return verify_
+
+
 def _tosa_const_verify(original: Callable[..., Any]) -> Callable[..., Any]:
     """MLIR's `AllShapesMatch<values, output>` and element type check, which xDSL lacks
     (a `tensor<0xf32>` value behind a `tensor<1xf32>` result crashed the partitioner)."""
@@ -309,6 +324,7 @@ def apply() -> None:
     for linalg_op in (TransposeOp, BroadcastOp, ReduceOp):
         _patch(linalg_op, "parse", _dims_parse, classmethod)
     _patch(ReduceOp, "verify_", _reduce_verify)
+    _patch(TransposeOp, "verify_", _transpose_verify)
     _patch(TosaConstOp, "verify_", _tosa_const_verify)
 
 

@@ -94,3 +94,11 @@ func.func @use_before_def(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 // CHECK: bad-input.mlir:92:3: error: operand #0 does not dominate this use
+
+// -----
+
+func.func @permutation_not_one(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%b : tensor<8x4xf32>) permutation = [-1, 0]
+  return %0 : tensor<8x4xf32>
+}
+// CHECK: bad-input.mlir:101:3: error: 'linalg.transpose' op permutation is not valid
