@@ -314,7 +314,9 @@ class SliceOp(IRDLOperation):
             start = parse_signed_integer(parser, 64)
             parser.parse_punctuation(":")
             limit = parse_signed_integer(parser, 64)
-            stride = parse_signed_integer(parser, 64) if parser.parse_optional_punctuation(":") else 1
+            stride = 1
+            if parser.parse_optional_punctuation(":"):
+                stride = parse_signed_integer(parser, 64)
             return start, limit, stride
 
         ranges = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
