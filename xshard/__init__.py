@@ -8,3 +8,4 @@ Layers, each importable without the ones after it:
 __version__ = "0.1.0"
 
 from xshard import xdsl_fixes as _xdsl_fixes  # noqa: E402, F401  (hex float literals; see module)
+from xshard import xdsl_input_fixes as _xdsl_input_fixes  # noqa: E402, F401  (see module)

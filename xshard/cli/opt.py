@@ -5,7 +5,9 @@ parse error, a verifier failure or a pass that cannot handle an op prints
 `file:line:col: error: message` on stderr and exits 1. With
 `--verify-diagnostics` (verifier and pass errors) or `--parsing-diagnostics`
 (parse errors) the message goes to stdout and the run goes on, exit 0, which is
-how the lit tests check messages.
+how the lit tests check messages. More than one error is reported where they are
+independent: with `--split-input-file`, each chunk's (as mlir-opt does); in one
+module, the verifier's first error in each function.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xshard.cli.internal_error import report_internal_error
-from xshard.diagnostics import DiagnosticError, LocatingParser, format_error, verify_located
+from xshard.diagnostics import LocatingParser, error_line, verify_located
 from xshard.dialects import get_xshard_dialects
 from xshard.transforms import get_xshard_passes
 
@@ -38,6 +40,7 @@ class XShardOptMain(xDSLOptMain):
 
     def __init__(self, args: Sequence[str] | None = None):
         self._chunk_offset = 0
+        self._failed = False
         super().__init__(description="xshard modular optimizer driver", args=args)
 
     def register_all_dialects(self) -> None:
@@ -86,12 +89,14 @@ class XShardOptMain(xDSLOptMain):
                   file=sys.stderr)
             raise _Failure from err
 
-    def _report(self, text: str, continue_after: bool) -> None:
-        if continue_after:
+    def _report(self, text: str, expected: bool) -> None:
+        """Print a diagnostic: to stdout when the flags say it is `expected`, else to
+        stderr, and the run will fail once every chunk has been processed."""
+        if expected:
             print(text)
         else:
             print(text, file=sys.stderr)
-            raise _Failure
+            self._failed = True
 
     def _process(self, chunk: IO[bytes], extension: str, offset: int, out: IO[str]) -> None:
         self._chunk_offset = offset
@@ -105,15 +110,9 @@ class XShardOptMain(xDSLOptMain):
             out.write(self.output_resulting_program(module))
         except ParseError as err:
             err.span = dataclasses.replace(err.span, line_offset=offset)
-            where = err.span.get_location()
-            self._report(f"{where}: error: {err.msg}", self.args.parsing_diagnostics)
-        except DiagnosticError as err:
-            text = format_error(err.op, err.message, self.get_input_name())
-            self._report(text, self.args.verify_diagnostics)
+            self._report(error_line(err, self.get_input_name()), self.args.parsing_diagnostics)
         except DiagnosticException as err:
-            message = str(err.args[0]) if err.args else type(err).__name__
-            text = f"{self.get_input_name()}: error: {message}"
-            self._report(text, self.args.verify_diagnostics)
+            self._report(error_line(err, self.get_input_name()), self.args.verify_diagnostics)
         finally:
             chunk.close()
 
@@ -133,6 +132,8 @@ class XShardOptMain(xDSLOptMain):
         finally:
             if out is not sys.stdout:
                 out.close()
+        if self._failed:
+            raise _Failure
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -113,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.utils.exceptions import ParseError
 
     from xshard.context import xshard_context
-    from xshard.diagnostics import DiagnosticError, LocatingParser, format_error
+    from xshard.diagnostics import DiagnosticError, LocatingParser, error_line
     from xshard.jax import BridgeError, module_text
     from xshard.run import run_module
 
@@ -136,10 +136,8 @@ def _run(args: argparse.Namespace) -> int:
             strategy=args.strategy,
             ctx=ctx,
         )
-    except ParseError as err:
-        return _error(f"{err.span.get_location()}: error: {err.msg}", prefix=False)
-    except DiagnosticError as err:
-        return _error(format_error(err.op, err.message, args.file), prefix=False)
+    except (ParseError, DiagnosticError) as err:
+        return _error(error_line(err, args.file), prefix=False)
     except BridgeError as err:
         return _error(str(err).splitlines()[0])
     if args.emit_stablehlo:

@@ -78,6 +78,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasCanonicalizationPatternsTrait, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from xshard.dialects.parsing import parse_signed_integer_list
 from xshard.sharding.reduction import ReductionKind
 
 ################################################################################
@@ -117,9 +118,7 @@ class GridAxesArrayAttr(ParametrizedAttribute, OpaqueSyntaxAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         def parse_axes() -> GridAxesAttr:
-            return grid_axes_attr(
-                parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-            )
+            return grid_axes_attr(parse_signed_integer_list(parser, 16))
 
         lists = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_axes)
         return (ArrayAttr(lists),)
@@ -283,6 +282,14 @@ def _verify_mixed(name: str, static: IndexListAttr, dynamic: Sequence[SSAValue])
         )
 
 
+def _verify_halo_sizes(halos: Sequence[int], split_dims: Sequence[Sequence[int]]) -> None:
+    """A lo/hi pair per split dim, none negative (xshard's rule: mlir-opt 22 takes any)."""
+    if halos and len(halos) != 2 * len(split_dims):
+        raise VerifyException("halo sizes must be specified for all split axes.")
+    if any(h < 0 and h != DYNAMIC_INDEX for h in halos):
+        raise VerifyException("halo sizes must be non-negative.")
+
+
 def split_mixed(values: Sequence[int | SSAValue]) -> tuple[list[int], list[SSAValue]]:
     """`[1, %v, 2]` -> static `[1, DYNAMIC_INDEX, 2]` and dynamic `[%v]`."""
     static = [DYNAMIC_INDEX if isinstance(v, SSAValue) else v for v in values]
@@ -418,6 +425,11 @@ class GridOp(IRDLOperation):
             raise VerifyException(
                 "'shard.grid' op dimension size of a grid is expected to be "
                 "non-negative or dynamic"
+            )
+        if 0 in self.shape.get_values():  # xshard's rule: mlir-opt 22 divides by it
+            raise VerifyException(
+                "'shard.grid' op dimension size of a grid is expected to be non-zero: "
+                "a grid axis of size 0 holds no devices"
             )
 
 
@@ -644,8 +656,7 @@ class ShardingOp(IRDLOperation):
                 "'shard.sharding' op halo sizes and shard offsets are mutually exclusive"
             )
         split_dims = [axes for axes in split_axes if axes]
-        if halos and len(halos) != 2 * len(split_dims):
-            raise VerifyException("halo sizes must be specified for all split axes.")
+        _verify_halo_sizes(halos, split_dims)
         grid = _required_grid(self, self.grid)
         _verify_grid_axes(sorted(seen), grid)
         shape = grid.shape.get_values()
@@ -1475,6 +1486,8 @@ class UpdateHaloOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_ranked(self, "operand", 0, self.destination, memref=True)
         _verify_mixed("halo_sizes", self.static_halo_sizes, self.halo_sizes)
+        split_dims = [axes for axes in self.split_axes.as_tuples() if axes]
+        _verify_halo_sizes(self.static_halo_sizes.get_values(), split_dims)
         _required_grid(self, self.grid)
 
 

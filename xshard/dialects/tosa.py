@@ -108,6 +108,8 @@ class _MinMax(_Binary):
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
+        if len(operands) != 2:
+            parser.raise_error(f"'{cls.name}' expects 2 operands, got {len(operands)}", pos)
         properties: dict[str, Attribute] = {}
         attributes: dict[str, Attribute] = {}
 

@@ -19,6 +19,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from xshard.dialects.parsing import parse_signed_integer, parse_signed_integer_list
+
 
 class ComparisonDirection(StrEnum):
     EQ = "EQ"
@@ -135,9 +137,7 @@ class DotAttr(ParametrizedAttribute):
             if key in fields:
                 parser.raise_error(f"duplicate field '{key}' in #stablehlo.dot")
             parser.parse_punctuation("=")
-            fields[key] = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, parser.parse_integer
-            )
+            fields[key] = parse_signed_integer_list(parser, 64)
 
         parser.parse_punctuation("<")
         if parser.parse_optional_punctuation(">") is None:
@@ -184,11 +184,11 @@ class ChannelHandleAttr(ParametrizedAttribute):
         with parser.in_angle_brackets():
             parser.parse_keyword("handle")
             parser.parse_punctuation("=")
-            handle = parser.parse_integer()
+            handle = parse_signed_integer(parser, 64)
             parser.parse_punctuation(",")
             parser.parse_keyword("type")
             parser.parse_punctuation("=")
-            kind = parser.parse_integer()
+            kind = parse_signed_integer(parser, 64)
         return (IntAttr(handle), IntAttr(kind))
 
     def print_parameters(self, printer: Printer) -> None:

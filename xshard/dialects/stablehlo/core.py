@@ -38,6 +38,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsTerminator, Pure, ReturnLike
 
+from xshard.dialects.parsing import parse_signed_integer
 from xshard.dialects.stablehlo.checks import fail, shape
 from xshard.dialects.stablehlo.syntax import (
     parse_attr_dict,
@@ -123,7 +124,7 @@ class IotaOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> IotaOp:
         parse_keyword_equal(parser, "dim")
-        dim = parser.parse_integer()
+        dim = parse_signed_integer(parser, 64)
         props, attrs = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         return cls.create(

@@ -28,6 +28,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from xshard.dialects.parsing import parse_signed_integer
 from xshard.dialects.stablehlo.checks import (
     check_dims_in_range,
     dim_matches,
@@ -300,10 +301,12 @@ class SliceOp(IRDLOperation):
         operand = parser.parse_unresolved_operand()
 
         def parse_range() -> tuple[int, int, int]:
-            start = parser.parse_integer()
+            start = parse_signed_integer(parser, 64)
             parser.parse_punctuation(":")
-            limit = parser.parse_integer()
-            stride = parser.parse_integer() if parser.parse_optional_punctuation(":") else 1
+            limit = parse_signed_integer(parser, 64)
+            stride = 1
+            if parser.parse_optional_punctuation(":"):
+                stride = parse_signed_integer(parser, 64)
             return start, limit, stride
 
         ranges = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
@@ -556,7 +559,7 @@ class ConcatenateOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ConcatenateOp:
         inputs = parse_operands_before_keyword(parser)
         parse_keyword_equal(parser, "dim")
-        dimension = parser.parse_integer()
+        dimension = parse_signed_integer(parser, 64)
         props, attrs = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         fn = parse_function_type(parser)

@@ -15,6 +15,8 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
+from xshard.dialects.parsing import parse_signed_integer_list
+
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """`%a, %b, ...` (at least one)."""
@@ -108,7 +110,7 @@ def print_functional_type(printer: Printer, op: Operation) -> None:
 
 def parse_int_list(parser: Parser) -> list[int]:
     """`[1, 0]`, the upstream `custom<DenseI64Array>` list."""
-    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+    return parse_signed_integer_list(parser, 64)
 
 
 def parse_i64_array(parser: Parser) -> DenseArrayBase:

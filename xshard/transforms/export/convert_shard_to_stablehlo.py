@@ -613,6 +613,9 @@ _CONVERSIONS: dict[type[Operation], Callable[[_FunctionConversion, object], obje
 # ---------------------------------------------------------------- module
 
 
+_MAX_PARTITIONS = (1 << 31) - 1
+
+
 def _device_count(grids: Sequence[shard.GridOp]) -> int:
     """The partition count: every grid of the module must have the same device count."""
     count = None
@@ -620,6 +623,10 @@ def _device_count(grids: Sequence[shard.GridOp]) -> int:
         shape = grid.shape.get_values()
         if any(d < 0 for d in shape):
             raise _fail(grid, "a dynamic grid has no fixed number of partitions")
+        if prod(shape) > _MAX_PARTITIONS:
+            raise _fail(
+                grid, f"its {prod(shape)} devices exceed what mhlo.num_partitions (i32) counts"
+            )
         if count is not None and prod(shape) != count:
             raise _fail(
                 grid,

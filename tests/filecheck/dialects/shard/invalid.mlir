@@ -571,3 +571,67 @@ shard.grid @grid(shape = 2x4)
 shard.grid @grid(shape = 2x4)
 %s = "shard.sharding"() <{grid = @grid, operandSegmentSizes = array<i32: 0, 0>, partial_axes = array<i16: 1>, split_axes = #shard<axisarray[[0]]>, static_halo_sizes = array<i64>, static_sharded_dims_offsets = array<i64>}> : () -> !shard.sharding
 // CHECK: 'shard.sharding' op partial_axes and partial_type must be given together
+
+// -----
+
+// xshard's rule (mlir-opt 22 accepts it, then divides by it): a grid axis holds devices.
+shard.grid @grid0(shape = 2x0)
+// CHECK: 'shard.grid' op dimension size of a grid is expected to be non-zero: a grid axis of size 0 holds no devices
+
+// -----
+
+// The grid is verified before the ops that read it, wherever it is defined.
+func.func @before_grid(%x : tensor<4xf32>) -> tensor<4xf32> {
+  %0 = shard.all_slice %x on @grid0 grid_axes = [1] slice_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+shard.grid @grid0(shape = 2x0)
+// CHECK: 'shard.grid' op dimension size of a grid is expected to be non-zero
+
+// -----
+
+// xshard's rule (mlir-opt 22 accepts it): halos are sizes.
+shard.grid @grid0(shape = 2x4)
+%s = shard.sharding @grid0 split_axes = [[0]] halo_sizes = [-1, 2] : !shard.sharding
+// CHECK: halo sizes must be non-negative.
+
+// -----
+
+shard.grid @grid0(shape = 2x4)
+func.func @update_halo_negative(%x : tensor<6xf32>) -> tensor<6xf32> {
+  %0 = shard.update_halo %x on @grid0 split_axes = [[0]] halo_sizes = [1, -2] : tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+// CHECK: halo sizes must be non-negative.
+
+// -----
+
+shard.grid @grid0(shape = 2x4)
+func.func @update_halo_count(%x : tensor<6xf32>) -> tensor<6xf32> {
+  %0 = shard.update_halo %x on @grid0 split_axes = [[0]] halo_sizes = [1, 2, 3] : tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+// CHECK: halo sizes must be specified for all split axes.
+
+// -----
+
+// A duplicate symbol is reported at its second definition.
+shard.grid @grid0(shape = 2x4)
+shard.grid @grid0(shape = 8)
+// CHECK: invalid.mlir:620:1: error: redefinition of symbol named 'grid0'
+
+// -----
+
+// The first error of each function is reported.
+shard.grid @grid0(shape = 2x4)
+func.func @first(%x : tensor<4xf32>) -> tensor<4xf32> {
+  %0 = shard.all_reduce %x on @nowhere : tensor<4xf32> -> tensor<4xf32>
+  %1 = shard.all_reduce %0 on @elsewhere : tensor<4xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func @second(%x : tensor<4xf32>) -> tensor<4xf32> {
+  %0 = shard.all_reduce %x on @grid0 grid_axes = [2] : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:628:3: error: Undefined required grid symbol "nowhere".
+// CHECK-NEXT: invalid.mlir:633:3: error: 0-based grid axis index 2 is out of bounds. The referenced grid "grid0" is of rank 2.

@@ -49,3 +49,49 @@ func.func @f(%a: tensor<4xf32>) {
   func.return
 }
 // CHECK: error: Expected `EQ`, `NE`, `GE`, `GT`, `LE`, or `LT`
+
+// -----
+
+// Integers beyond int64 are refused at the number, as mlir-opt does (xDSL crashed).
+func.func @f(%x: tensor<4x8xf32>) {
+  %0 = stablehlo.transpose %x, dims = [1, 18446744073709551616] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:57:43: error: integer value too large
+
+// -----
+
+func.func @f(%x: tensor<4x8xf32>) {
+  %0 = stablehlo.slice %x [1:3, 0:9223372036854775808] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:65:35: error: integer value too large
+
+// -----
+
+func.func @f() {
+  %i = stablehlo.iota dim = -9223372036854775809 : tensor<4x8xi32>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:73:29: error: integer value too large
+
+// -----
+
+func.func @f(%x: tensor<4x8xf32>) {
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [99999999999999999999] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:81:81: error: integer value too large
+
+// -----
+
+// An operand named after a block argument of the op's own region was never declared.
+func.func @f(%x: tensor<4x8xf32>) {
+  %0 = stablehlo.reduce(%x init: %b) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>) {
+     %s = stablehlo.add %a, %b : tensor<f32>
+     stablehlo.return %s : tensor<f32>
+   }
+  func.return
+}
+// CHECK: invalid_syntax.mlir:90:3: error: use of undeclared SSA value name

@@ -29,3 +29,14 @@
 %x = "test.op"() : () -> tensor<4x8xf32>
 %0 = tosa.tanh %x : (tensor<4x8xf32>) -> tensor<32xf32>
 // CHECK: 'tosa.tanh' operands and result must have the same rank
+
+// -----
+
+// xDSL's tosa.const lacks these two checks of MLIR's.
+%0 = "tosa.const"() <{values = dense<0.0> : tensor<0xf32>}> : () -> tensor<1xf32>
+// CHECK: invalid.mlir:36:1: error: 'tosa.const' op failed to verify that all of {values, output} have same shape
+
+// -----
+
+%0 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xf32>
+// CHECK: invalid.mlir:41:1: error: 'tosa.const' op expected same attr/result element types

@@ -187,6 +187,14 @@ func.func @signed_i1() -> i1 {
 
 // -----
 
+shard.grid @g(shape = 2x9223372036854775807)
+func.func @huge_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
+  func.return %x : tensor<8xf32>
+}
+// CHECK: invalid.mlir:190:1: error: cannot convert 'shard.grid' to StableHLO: its 18446744073709551614 devices exceed what mhlo.num_partitions (i32) counts
+
+// -----
+
 shard.grid @g(shape = 2x4)
 func.func @returns_a_sharding() -> !shard.sharding {
   %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
