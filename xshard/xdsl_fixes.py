@@ -12,6 +12,9 @@ already read correctly; only the tensor-literal path needs the fix below, which
 reinterprets a hexadecimal element's bits as the float element type, as the
 scalar path does.
 
+An empty dense attribute (`dense<> : tensor<0xf32>`, a valid constant) is no splat:
+xDSL 0.74's `is_splat` reads its first element and raises `IndexError`.
+
 `apply()` is idempotent; importing `xshard` applies it.
 """
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import AnyFloat
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr
 from xdsl.parser.attribute_parser import AttrParser
 
 _Element = AttrParser._TensorLiteralElement  # pyright: ignore[reportPrivateUsage]
@@ -49,11 +52,23 @@ def _hex_aware_to_type(original: Any) -> Any:
     return to_type
 
 
+def _empty_aware_is_splat(original: Any) -> Any:
+    def is_splat(self: DenseIntOrFPElementsAttr) -> bool:
+        return bool(self.get_values()) and original(self)
+
+    is_splat.xshard_empty_fix = True  # type: ignore[attr-defined]
+    return is_splat
+
+
 def apply() -> None:
-    """Patch xDSL's dense-literal parser so hex float elements keep their bits."""
-    if getattr(_Element.to_type, "xshard_hex_float_fix", False):
-        return
-    _Element.to_type = _hex_aware_to_type(_Element.to_type)
+    """Patch xDSL's dense-literal parser so hex float elements keep their bits, and
+    `is_splat` so an empty attribute is no splat."""
+    if not getattr(_Element.to_type, "xshard_hex_float_fix", False):
+        _Element.to_type = _hex_aware_to_type(_Element.to_type)
+    if not getattr(DenseIntOrFPElementsAttr.is_splat, "xshard_empty_fix", False):
+        DenseIntOrFPElementsAttr.is_splat = _empty_aware_is_splat(  # type: ignore[method-assign]
+            DenseIntOrFPElementsAttr.is_splat
+        )
 
 
 apply()

@@ -33,6 +33,7 @@ both modes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import Literal
 
 from xdsl.builder import Builder
@@ -65,6 +66,8 @@ from xshard.transforms.partition.reshard import emit_reshard
 
 ArgumentMode = Literal["partitioned", "global"]
 
+MAX_DEVICES = 2**31 - 1
+
 
 def _is_tensor(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType)
@@ -92,6 +95,12 @@ class _FunctionPartition:
                 dims = "x".join("?" if d is None else str(d) for d in shape)
                 raise DiagnosticError(
                     at, f"shard-partition needs a static grid, @{name} has shape {dims}"
+                )
+            if prod(shape) > MAX_DEVICES:  # type: ignore[arg-type]
+                raise DiagnosticError(
+                    at,
+                    f"grid @{name} has {prod(shape)} devices; shard-partition takes at most "  # type: ignore[arg-type]
+                    f"{MAX_DEVICES}, what StableHLO's i32 partition ids count",
                 )
             self.grids[name] = Grid(name, shape)
         return self.grids[name]
@@ -289,7 +298,7 @@ def _unfit_message(t: TensorType, s: Sharding, grid: Grid, err: ShardingError) -
     shape = t.get_shape()
     hints = []
     for d in s.split_dims:
-        if shape[d] < 0 or not shape[d] % (grid.group_size(s.axes_of(d)) or 1):
+        if d >= len(shape) or shape[d] < 0 or not shape[d] % (grid.group_size(s.axes_of(d)) or 1):
             continue
         fit = [str(a) for a in range(grid.rank) if not shape[d] % (grid.shape[a] or 1)]
         hints.append(

@@ -78,3 +78,26 @@ func.func @dynamic_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
   func.return %0 : tensor<8xf32>
 }
 // CHECK: invalid.mlir:77:3: error: shard-partition needs a static grid, @g has shape ?
+
+// -----
+
+shard.grid @g(shape = 2)
+func.func @split_a_scalar(%x: tensor<8xf32>) -> tensor<f32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<8xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.reduce(%0 init: %c) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  %2 = shard.shard %1 to %s : tensor<f32>
+  func.return %2 : tensor<f32>
+}
+// CHECK: invalid.mlir:90:3: error: a value of type tensor<f32> cannot be laid out as @g split_axes = {{\[\[}}0]] on grid @g (shape = 2): sharding @g split_axes = {{\[\[}}0]] splits dim 0 of a tensor of rank 0
+
+// -----
+
+shard.grid @g(shape = 2147483648x4)
+func.func @huge_grid(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %p = shard.sharding @g split_axes = [] partial = sum [1, 0] : !shard.sharding
+  %0 = shard.shard %x to %p : tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
+}
+// CHECK: invalid.mlir:100:3: error: grid @g has 8589934592 devices; shard-partition takes at most 2147483647, what StableHLO's i32 partition ids count

@@ -64,3 +64,15 @@ func.func @iota_other_dim() -> tensor<8x6xi32> {
 // CHECK-LABEL: func.func @iota_other_dim() -> tensor<4x6xi32> {
 // CHECK-NEXT:    %0 = stablehlo.iota dim = 1 : tensor<4x6xi32>
 // CHECK-NEXT:    func.return %0 : tensor<4x6xi32>
+
+// An empty constant is no splat, and no block of it needs a value.
+func.func @empty(%x: tensor<0xf32>) -> tensor<0xf32> {
+  %c = stablehlo.constant dense<> : tensor<0xf32>
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a = shard.shard %x to %s : tensor<0xf32>
+  %0 = stablehlo.add %a, %c : tensor<0xf32>
+  %1 = shard.shard %0 to %s : tensor<0xf32>
+  return %1 : tensor<0xf32>
+}
+// CHECK-LABEL: func.func @empty(%x: tensor<0xf32>) -> tensor<0xf32> {
+// CHECK:         stablehlo.add
