@@ -32,6 +32,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from xshard.dialects.parsing import parse_signed_integer
 from xshard.dialects.stablehlo.checks import (
     element_type,
     fail,
@@ -256,7 +257,7 @@ class TopKOp(IRDLOperation):
         parser.parse_punctuation(",")
         parser.parse_keyword("k")
         parser.parse_punctuation("=")
-        props: dict[str, Attribute] = {"k": IntegerAttr(parser.parse_integer(), i64)}
+        props: dict[str, Attribute] = {"k": IntegerAttr(parse_signed_integer(parser, 64), i64)}
         if parser.parse_optional_punctuation(","):
             parser.parse_keyword("is_stable")
             parser.parse_punctuation("=")

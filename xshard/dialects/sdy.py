@@ -35,6 +35,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from xshard.dialects.parsing import parse_bounded_integer, parse_signed_integer
 from xshard.dialects.stablehlo.syntax import parse_attr_dict, print_attr_dict
 
 
@@ -44,9 +45,9 @@ def _parse_axis_ref(parser: AttrParser) -> str:
     if parser.parse_optional_punctuation(":") is None:
         return name
     parser.parse_punctuation("(")
-    pre = parser.parse_integer()
+    pre = parse_signed_integer(parser, 64)
     parser.parse_punctuation(")")
-    size = parser.parse_integer()
+    size = parse_signed_integer(parser, 64)
     return f"{name}:({pre}){size}"
 
 
@@ -74,7 +75,7 @@ class MeshAttr(ParametrizedAttribute):
         def axis() -> None:
             names.append(parser.parse_str_literal())
             parser.parse_punctuation("=")
-            sizes.append(parser.parse_integer(allow_negative=False))
+            sizes.append(parse_bounded_integer(parser, 0, 2**63))
 
         with parser.in_angle_brackets():
             parser.parse_comma_separated_list(parser.Delimiter.SQUARE, axis)
@@ -83,7 +84,7 @@ class MeshAttr(ParametrizedAttribute):
                 parser.parse_keyword("device_ids")
                 parser.parse_punctuation("=")
                 ids = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_negative=False)
+                    parser.Delimiter.SQUARE, lambda: parse_bounded_integer(parser, 0, 2**63)
                 )
         return (
             ArrayAttr(StringAttr(n) for n in names),

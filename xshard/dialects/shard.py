@@ -236,7 +236,8 @@ def _verify_gather_shapes(
     operand: ShapedType, result: ShapedType, axis: int, size: int
 ) -> None:
     _verify_axis_in_rank("Gather", axis, result.get_num_dims())
-    for dim, (in_dim, out_dim) in enumerate(zip(operand.get_shape(), result.get_shape())):
+    in_shape, out_shape = operand.get_shape(), result.get_shape()
+    for dim, (in_dim, out_dim) in enumerate(zip(in_shape, out_shape, strict=False)):
         _verify_dim(_mul(size, in_dim) if dim == axis else in_dim, out_dim, dim)
 
 
@@ -245,7 +246,7 @@ def _verify_scatter_shapes(
 ) -> None:
     _verify_axis_in_rank(what, axis, operand.get_num_dims())
     in_shape, out_shape = operand.get_shape(), result.get_shape()
-    for dim, (in_dim, out_dim) in enumerate(zip(in_shape, out_shape)):
+    for dim, (in_dim, out_dim) in enumerate(zip(in_shape, out_shape, strict=False)):
         if dim != axis:
             _verify_dim(in_dim, out_dim, dim)
     in_dim = in_shape[axis]
@@ -265,7 +266,7 @@ def _verify_in_group_device(
             f'In-group device "{name}" has unexpected multi-index size {len(device)}. '
             f"Expected {len(axes)}."
         )
-    for i, (coordinate, axis) in enumerate(zip(device, axes)):
+    for i, (coordinate, axis) in enumerate(zip(device, axes, strict=False)):
         size = grid_shape[axis]
         if DYNAMIC_INDEX not in (coordinate, size) and coordinate >= size:
             raise VerifyException(
@@ -1007,7 +1008,7 @@ class AllToAllOp(_CollectiveOp):
         split, concat = self.split_axis.value.data, self.concat_axis.value.data
         _verify_axis_in_rank("Split", split, len(in_shape))
         _verify_axis_in_rank("Concat", concat, len(in_shape))
-        for dim, (in_dim, out_dim) in enumerate(zip(in_shape, out_shape)):
+        for dim, (in_dim, out_dim) in enumerate(zip(in_shape, out_shape, strict=False)):
             if dim not in (split, concat) or split == concat:
                 _verify_dim(in_dim, out_dim, dim)
         if split == concat:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Flag, auto
+from itertools import pairwise
 from typing import ClassVar
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
@@ -147,7 +148,7 @@ def dims_compatible(a: int, b: int) -> bool:
 
 
 def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
-    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
+    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b, strict=True))
 
 
 def int_list(attr: ArrayAttr[IntegerAttr[I64]]) -> list[int]:
@@ -160,7 +161,7 @@ def _check_axes(op: Operation, axes: list[int], rank: int) -> None:
         raise VerifyException(
             f"'{op.name}' op failed to verify that attribute `axes` are in bounds"
         )
-    if any(b < a for a, b in zip(axes, axes[1:])):
+    if any(b < a for a, b in pairwise(axes)):
         raise VerifyException(
             f"'{op.name}' op failed to verify that attribute `axes` must be in increasing order"
         )
@@ -570,7 +571,7 @@ class BroadcastOp(IRDLOperation, HasFolderInterface):
                 "same size as the attribute `axes`"
             )
         out_shape = dst.get_shape()
-        for d, (a, b) in enumerate(zip(shape, out_shape)):
+        for d, (a, b) in enumerate(zip(shape, out_shape, strict=False)):
             if d not in axes and not dims_compatible(a, b):
                 raise VerifyException(
                     f"'{self.name}' op dimension {d} is not listed in `axes`, so its size "
@@ -657,7 +658,7 @@ class GatherOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' op gather dimension {dim} is out of bounds for {src}"
             )
-        for d, (a, b) in enumerate(zip(src.get_shape(), idx.get_shape())):
+        for d, (a, b) in enumerate(zip(src.get_shape(), idx.get_shape(), strict=False)):
             if d != dim and a != b and a != DYNAMIC_INDEX:
                 raise VerifyException(
                     f"'{self.name}' op indices tensor does not match expected shape"
@@ -696,7 +697,7 @@ def _verify_group(op: GroupOp | IsolatedGroupOp) -> None:
             f"'{op.name}' op failed to verify that the number of yielded values is same as "
             "the number of results"
         )
-    for i, (value, result) in enumerate(zip(yield_op.ins, op.outs)):
+    for i, (value, result) in enumerate(zip(yield_op.ins, op.outs, strict=True)):
         if value.type != result.type:
             raise VerifyException(
                 f"'{op.name}' op failed to verify that the type of operand #{i} of "
@@ -850,7 +851,7 @@ class ReduceOp(IRDLOperation, HasFolderInterface):
         if not axes:
             raise VerifyException(f"'{self.name}' op requires at least one axis in `axes`")
         _check_axes(self, axes, src.get_num_dims())
-        for d, (a, b) in enumerate(zip(src.get_shape(), dst.get_shape())):
+        for d, (a, b) in enumerate(zip(src.get_shape(), dst.get_shape(), strict=False)):
             if d in axes and b != 1:
                 raise VerifyException(
                     f"'{self.name}' op reduced dimension {d} must have size 1 in the "

@@ -231,10 +231,10 @@ class _DimensionNumbersAttr(ParametrizedAttribute):
                 parser.raise_error(f"duplicate field '{key}' in #{cls.name}")
             parser.parse_punctuation("=")
             if key == "index_vector_dim":
-                index_vector_dim = parser.parse_integer()
+                index_vector_dim = parse_signed_integer(parser, 64)
             else:
                 lists[key] = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, parser.parse_integer
+                    parser.Delimiter.SQUARE, lambda: parse_signed_integer(parser, 64)
                 )
 
         parser.parse_punctuation("<")

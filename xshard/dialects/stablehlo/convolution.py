@@ -38,6 +38,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from xshard.dialects.parsing import parse_signed_integer
 from xshard.dialects.stablehlo.attributes import PrecisionAttr
 from xshard.dialects.stablehlo.checks import element_type, fail, shape, shapes_match
 from xshard.dialects.stablehlo.syntax import (
@@ -202,7 +203,7 @@ def _parse_bool_or_int(parser: Parser) -> int:
         return 1
     if parser.parse_optional_keyword("false"):
         return 0
-    return parser.parse_integer()
+    return parse_signed_integer(parser, 64)
 
 
 def _parse_window(parser: Parser) -> dict[str, Attribute]:
