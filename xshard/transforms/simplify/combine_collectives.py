@@ -169,13 +169,19 @@ def _flat(b: Builder, value: SSAValue) -> SSAValue:
     return _reshape(b, value, [prod(t.get_shape())])
 
 
-def _cut(b: Builder, value: SSAValue, start: int, size: int, shape: Sequence[int]) -> SSAValue:
-    """`value[..., start:start + size]` of a 1-D or 2-D bucket, reshaped to `shape`."""
-    t = value.type
+def _unpack(b: Builder, bucket: SSAValue, shapes: Sequence[Sequence[int]]) -> list[SSAValue]:
+    """Consecutive pieces of the bucket's last dim, each reshaped to its shape (which
+    keeps the bucket's leading dims)."""
+    t = bucket.type
     assert isinstance(t, TensorType)
     lead = list(t.get_shape()[:-1])
-    piece = b.insert(hlo.SliceOp(value, [0] * len(lead) + [start], [*lead, start + size]))
-    return _reshape(b, piece.results[0], shape)
+    out, start = [], 0
+    for shape in shapes:
+        size = prod(shape) // prod(lead)
+        piece = b.insert(hlo.SliceOp(bucket, [0] * len(lead) + [start], [*lead, start + size]))
+        out.append(_reshape(b, piece.results[0], shape))
+        start += size
+    return out
 
 
 def _concat(b: Builder, values: list[SSAValue], dim: int) -> SSAValue:
@@ -207,36 +213,24 @@ def _combine(b: Builder, ops: list[Combinable], n: int) -> list[SSAValue]:
     grid, axes = first.grid, first.grid_axes_tuple()
     element = first.input.type.element_type  # type: ignore[union-attr]
     if isinstance(first, AllReduceOp):
-        flat = [_flat(b, op.input) for op in ops]
-        bucket = _concat(b, flat, 0)
-        total = bucket.type.get_shape()[0]  # type: ignore[union-attr]
+        bucket = _concat(b, [_flat(b, op.input) for op in ops], 0)
         reduced = b.insert(
             AllReduceOp(bucket, grid, axes, first.reduction.data, bucket.type)
         ).results[0]
-        out, start = [], 0
-        for op in ops:
-            shape = op.input.type.get_shape()  # type: ignore[union-attr]
-            out.append(_cut(b, reduced, start, prod(shape), shape))
-            start += prod(shape)
-        assert start == total
-        return out
+        return _unpack(b, reduced, [op.input.type.get_shape() for op in ops])  # type: ignore[union-attr]
     if isinstance(first, AllGatherOp):
-        flat = [_flat(b, op.input) for op in ops]
-        bucket = _concat(b, flat, 0)
+        bucket = _concat(b, [_flat(b, op.input) for op in ops], 0)
         total = bucket.type.get_shape()[0]  # type: ignore[union-attr]
         gathered = b.insert(
             AllGatherOp(bucket, grid, axes, 0, TensorType(element, [n * total]))
         ).results[0]
-        rows = _reshape(b, gathered, [n, total])
-        out, start = [], 0
-        for op in ops:
-            shape = list(op.input.type.get_shape())  # type: ignore[union-attr]
+        shapes = [list(op.input.type.get_shape()) for op in ops]  # type: ignore[union-attr]
+        pieces = _unpack(b, _reshape(b, gathered, [n, total]), [[n, *s] for s in shapes])
+        out = []
+        for op, shape, piece in zip(ops, shapes, pieces, strict=True):
             d = op.gather_axis.value.data
-            piece = _cut(b, rows, start, prod(shape), [n, *shape])
-            piece = _move_dim(b, piece, 0, d)
             merged = shape[:d] + [n * shape[d]] + shape[d + 1 :]
-            out.append(_reshape(b, piece, merged))
-            start += prod(shape)
+            out.append(_reshape(b, _move_dim(b, piece, 0, d), merged))
         return out
     # reduce_scatter: each operand's n chunks along its scatter dim become n rows.
     rows_of = []
@@ -252,13 +246,7 @@ def _combine(b: Builder, ops: list[Combinable], n: int) -> list[SSAValue]:
     scattered = b.insert(
         ReduceScatterOp(flat, grid, axes, 0, TensorType(element, [width]), first.reduction.data)
     ).results[0]
-    out, start = [], 0
-    for op in ops:
-        chunk = op.result.type.get_shape()  # type: ignore[union-attr]
-        out.append(_cut(b, scattered, start, prod(chunk), chunk))
-        start += prod(chunk)
-    return out
-
+    return _unpack(b, scattered, [op.result.type.get_shape() for op in ops])  # type: ignore[union-attr]
 
 def combine_block(block: Block, max_bytes: int) -> int:
     """Bucket the block's combinable collectives; returns how many were removed."""
