@@ -59,6 +59,7 @@ __all__ = [
     "RunReport",
     "boundary_shardings",
     "count_collectives",
+    "element_dtype",
     "entry_function",
     "run_module",
     "strip_annotations",
@@ -169,7 +170,8 @@ def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sha
     return args, results
 
 
-def _element_dtype(element: Attribute, where: Operation) -> np.dtype:
+def element_dtype(element: Attribute, where: Operation) -> np.dtype:
+    """The numpy dtype of a tensor element type; `where` locates the refusal of others."""
     if isinstance(element, IntegerType):
         width = element.width.data
         if width == 1:
@@ -198,7 +200,7 @@ def random_inputs(fn: func.FuncOp, rng: np.random.Generator) -> list[np.ndarray]
     values = []
     for type_ in fn.function_type.inputs:
         tensor = _static_tensor(type_, fn)
-        shape, dtype = tensor.get_shape(), _element_dtype(tensor.element_type, fn)
+        shape, dtype = tensor.get_shape(), element_dtype(tensor.element_type, fn)
         if dtype == np.bool_:
             values.append(rng.integers(0, 2, size=shape).astype(dtype))
         elif dtype.kind in "iu":
@@ -213,7 +215,7 @@ def _operand_bytes(op: Operation) -> int:
     total = 0
     for operand in op.operands:
         tensor = _static_tensor(operand.type, op)
-        total += prod(tensor.get_shape()) * _element_dtype(tensor.element_type, op).itemsize
+        total += prod(tensor.get_shape()) * element_dtype(tensor.element_type, op).itemsize
     return total
 
 
@@ -269,7 +271,7 @@ def _computed_tolerance(module: ModuleOp) -> float:
         for t in op.result_types:
             element = t.element_type if isinstance(t, TensorType) else t
             if isinstance(element, Float16Type | Float32Type | Float64Type | BFloat16Type):
-                tolerances.append(_TOLERANCE[_element_dtype(element, op).name])
+                tolerances.append(_TOLERANCE[element_dtype(element, op).name])
     return max(tolerances)
 
 

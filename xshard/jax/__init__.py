@@ -16,6 +16,8 @@ _EXPORTS = {
     "import_function": "xshard.jax.importer",
     "lower_to_text": "xshard.jax.importer",
     "module_text": "xshard.jax.importer",
+    "XShardCallError": "xshard.jax.sharded_jit",
+    "jit": "xshard.jax.sharded_jit",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from xshard.jax.runtime import compile_spmd as compile_spmd
     from xshard.jax.runtime import run_global as run_global
     from xshard.jax.runtime import run_spmd as run_spmd
+    from xshard.jax.sharded_jit import XShardCallError as XShardCallError
+    from xshard.jax.sharded_jit import jit as jit
 
 
 def __getattr__(name: str) -> Any:
