@@ -5,12 +5,14 @@
 Each process builds the 2x4 mesh over all 8 devices (its own 4 are one row of it),
 places the real arguments of two programs as global jax.Arrays from host data, calls
 `xshard.jit` and `jax.jit` on them, and prints one JSON line per program: whether the
-result shardings agree and the largest difference of the shards it holds, relative to
-their magnitude. Cross-process collectives on CPU go through gloo.
+result shardings agree, the largest difference of the shards it holds, relative to
+their magnitude, and a hash of xshard's per-device program, which every process
+compiles for itself and so must print alike. Cross-process collectives on CPU go through gloo.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -51,9 +53,11 @@ def main(process_id: int, port: str) -> None:
     for name in PROGRAM_NAMES:
         program = PROGRAMS[name](mesh)
         args = global_arrays(program.args, program.in_shardings)
-        ours = xshard.jit(
+        jitted = xshard.jit(
             program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
-        )(*args)
+        )
+        ours = jitted(*args)
+        text = jitted.lower(*args).as_text()
         want = program.jitted()(*args)
         same_shardings, worst = True, 0.0
         for got, ref in zip(jax.tree.leaves(ours), jax.tree.leaves(want), strict=True):
@@ -70,6 +74,7 @@ def main(process_id: int, port: str) -> None:
             "local_devices": jax.local_device_count(),
             "same_shardings": bool(same_shardings),
             "max_error": worst,
+            "program_sha256": hashlib.sha256(text.encode()).hexdigest(),
         }
         print(json.dumps(report), flush=True)
     jax.distributed.shutdown()

@@ -186,6 +186,8 @@ def test_two_processes_under_jax_distributed_match_jax_jit():
         assert proc.returncode == 0, err[-3000:]
         reports += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     assert len(reports) == 4, reports
+    for name in {r["program"] for r in reports}:
+        assert len({r["program_sha256"] for r in reports if r["program"] == name}) == 1
     for report in reports:
         assert (report["processes"], report["devices"], report["local_devices"]) == (2, 8, 4)
         assert report["same_shardings"], report
