@@ -3,6 +3,7 @@ shard-simplify runs exactly the analytic minimum's collectives, no more bytes or
 cost than jax.jit on the same shardings, and computes the right thing on 8 devices."""
 
 import importlib.util
+import json
 import sys
 from dataclasses import replace
 from functools import cache
@@ -44,18 +45,15 @@ def test_both_xshard_variants_compute_the_program(name: str):
 
 
 def test_without_simplify_keeps_what_the_rewrites_remove():
-    """`simplify=false` really skips shard-simplify: the unsimplified rows are the
-    partitioner's (and, but for the broadcast, XLA's) collectives."""
-    assert rows("sequence_parallel_mlp")[NO_SIMPLIFY].collectives == (
-        ("all_gather", 1, 256),
-        ("all_reduce", 1, 2048),
-    )
+    """`simplify=false` really skips shard-simplify: the masked psum stays the
+    all_reduce that detect-collective-broadcast turns into a broadcast."""
     assert rows("masked_psum_broadcast")[NO_SIMPLIFY].collectives == (("all_reduce", 1, 32),)
 
 
 def test_problems_flags_a_row_above_the_minimum_or_above_jax():
     by = dict(rows("sequence_parallel_mlp"))
-    above_minimum = {**by, SIMPLIFY: replace(by[NO_SIMPLIFY], variant=SIMPLIFY)}
+    unfused = (("all_gather", 1, 256), ("all_reduce", 1, 2048))
+    above_minimum = {**by, SIMPLIFY: replace(by[SIMPLIFY], collectives=unfused)}
     assert [p for p in tool.problems(list(above_minimum.values())) if "not the minimum" in p]
     cheaper_xla = replace(by[XLA], collectives=(("all_reduce", 1, 64),), ring_cost=112.0)
     above_jax = {**by, XLA: cheaper_xla}
@@ -67,3 +65,23 @@ def test_problems_flags_a_row_above_the_minimum_or_above_jax():
 def test_run_cli_no_simplify_flag():
     assert _parser().parse_args(["f.mlir", "--devices", "8", "--no-simplify"]).simplify is False
     assert _parser().parse_args(["f.mlir", "--devices", "8"]).simplify is True
+
+
+@pytest.mark.parametrize("name", ["weight_stationary_mlp", "sequence_parallel_mlp"])
+def test_xshard_run_gives_all_gather_and_reduce_scatter_from_the_users_annotations(
+    name: str, capsys
+):
+    """Issue 14's two programs, annotated on arguments and result only: `xshard-run`
+    (the default pipeline) keeps the weights in place, so all_gather + reduce_scatter,
+    and the run matches one device."""
+    from xshard.cli.run import main
+
+    with pytest.raises(SystemExit) as done:
+        main([str(tool.BENCHMARKS / f"{name}.mlir"), "--devices", "8", "--json"])
+    assert done.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["match"] is True
+    assert [(c["op"], c["count"]) for c in report["collectives"]] == [
+        ("all_gather", 1),
+        ("reduce_scatter", 1),
+    ]

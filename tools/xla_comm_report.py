@@ -63,6 +63,15 @@ def _examples() -> dict[str, Callable[[], tuple[Any, tuple[Any, ...]]]]:
             jax.jit(mlp, in_shardings=(s("m"), *weights), out_shardings=s("m")),
             (arg(16, 32), arg(32, 64), arg(64, 32)),
         ),
+        # The RFC's weight-stationary MLP: x and y split on the model dim.
+        "weight_stationary_mlp": lambda: (
+            jax.jit(
+                mlp,
+                in_shardings=(s(None, None, "m"), *weights),
+                out_shardings=s(None, None, "m"),
+            ),
+            (arg(4, 8, 64), arg(64, 128), arg(128, 64)),
+        ),
         # Two partial sums (contraction over the split dim) meet at an add.
         "residual_block": lambda: (
             jax.jit(
