@@ -30,6 +30,7 @@ has split is open, and an annotation the user wrote is closed (never changed):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import product
 from math import prod
 
 from xdsl.dialects import func
@@ -57,12 +58,18 @@ from xshard.interfaces.sharding_option import (
     result_sharding,
     without_partial,
 )
+from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
+from xshard.transforms.propagation.option_cost import Known, assignment_cost
 
 Axes = tuple[int, ...]
 
 MAX_SWEEPS = 32
+MAX_ALTERNATIVES = 256
+"""Past this many ways to give an op's loops their candidates' axes, no cost-aware pick."""
+MODEL = CostModel()
+"""The default links (NVLink class): what cost-aware picks compare."""
 
 
 def _is_tensor(value: SSAValue) -> bool:
@@ -88,7 +95,9 @@ def _indexed(op: Operation, rule: ShardingRule) -> list[tuple[SSAValue, tuple[in
 class FactorPropagation:
     """Propagation of one function; `rules` are its ops' sharding rules, from the pass."""
 
-    def __init__(self, fn: func.FuncOp, rules: dict[Operation, ShardingRule]):
+    def __init__(
+        self, fn: func.FuncOp, rules: dict[Operation, ShardingRule], model: CostModel = MODEL
+    ):
         if len(fn.body.blocks) != 1:
             raise DiagnosticError(fn, "only functions with one block are supported")
         self.fn = fn
@@ -106,6 +115,7 @@ class FactorPropagation:
         self.readers: dict[SSAValue, int] = {}
         """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
+        self.model = model
 
     def _grid(self) -> Grid | None:
         names = {
@@ -198,8 +208,7 @@ class FactorPropagation:
         extents: list[list[int]] = [[] for _ in rule.loops]
         for v, loop_of in _indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
-            free = isinstance(v, BlockArgument) and v not in self.closed
-            size = 0 if free else prod(max(n, 1) for n in shape)
+            size = 0 if self.is_free(v) else prod(max(n, 1) for n in shape)
             for d, loop in enumerate(loop_of):
                 if loop is None:
                     continue
@@ -214,7 +223,14 @@ class FactorPropagation:
                 if kinds:
                     size = prod(max(n, 1) for n in r.type.get_shape())  # type: ignore[union-attr]
                     candidates[kinds[0]].append((s.partial_axes, size))
-        chosen = [self.best(c) for c in candidates]
+        loops = self.assign([self.best(c) for c in candidates], extents)
+        unmet = any(loops[i][: len(a)] != a for i, c in enumerate(candidates) for a, _ in c)
+        return self.cheapest(op, rule, candidates, extents, loops) if unmet else loops
+
+    def assign(self, chosen: list[tuple[Axes, int]], extents: list[list[int]]) -> list[Axes]:
+        """Loop axes from each loop's pick: an axis goes to the loop over most devices,
+        then the one whose axes more elements hold; a loop keeps only the axes every
+        dim it indexes divides by."""
         order = sorted(
             range(len(chosen)), key=lambda i: (-self.devices(chosen[i][0]), -chosen[i][1])
         )
@@ -228,6 +244,45 @@ class FactorPropagation:
             loops[i] = axes[:cut]
             used |= set(loops[i])
         return loops
+
+    def cheapest(
+        self,
+        op: Operation,
+        rule: ShardingRule,
+        candidates: list[list[tuple[Axes, int]]],
+        extents: list[list[int]],
+        first: list[Axes],
+    ) -> list[Axes]:
+        """Where the layouts around `op` disagree: of `first` (the pick by devices and
+        elements) and each other way to give the loops their candidates' axes, the one
+        whose reshards take least modeled time; ties keep the earlier one."""
+        picks = [sorted({a for a, _ in c} | {()}) for c in candidates]
+        if prod(map(len, picks)) > MAX_ALTERNATIVES:
+            return first
+        options = [first]
+        for combo in product(*picks):
+            loops = self.assign([(axes, 0) for axes in combo], extents)
+            if loops not in options:
+                options.append(loops)
+        assert self.grid is not None
+        grid = self.grid
+        costs = [assignment_cost(op, rule, grid, o, self.known, self.model) for o in options]
+        return options[costs.index(min(costs))]
+
+    def is_free(self, value: SSAValue) -> bool:
+        """An argument the user did not lay out: its layout is free (it arrives as read)."""
+        return isinstance(value, BlockArgument) and value not in self.closed
+
+    def known(self, value: SSAValue) -> Known | None:
+        """What cost-aware picks reshard from or to: the closed layout, or the open
+        dims so far; nothing for a free argument."""
+        if self.is_free(value):
+            return None
+        closed = self.closed.get(value)
+        if closed is not None:
+            return Known(closed)
+        assert self.grid is not None
+        return Known(Sharding.of(self.grid.name, self.dims[value]), open=True)
 
     def best(self, candidates: list[tuple[Axes, int]]) -> tuple[Axes, int]:
         """The most sharded candidate every other one is a prefix of; on a conflict, the

@@ -6,6 +6,11 @@ came from the input or from the pass, and, for each user that wants the value
 sharded another way, the collectives the resharding planner would use and what
 they cost.
 
+A third table answers it for each op that makes something reshard: the modeled time
+of the reshards its option implies (`xshard.sharding.cost_model`, NVLink-class
+links) next to the cheapest other option, among those each of its tensors' own
+layouts would give its loops (and none split).
+
 Values are named as xDSL's printer names them in the IR printed after this pass
 (`%arg0`, `%7`, a name hint such as `%s_in`), so a row can be found in the output
 with a search; the defining op's `line:col` in the input file is printed too,
@@ -28,14 +33,18 @@ from xdsl.printer import Printer
 
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import base_value, sharding_of
+from xshard.interfaces.sharding_interface import UnsupportedOp, dim_loops, model_for
 from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.table import comment_table, write_report
+from xshard.transforms.propagation.factor_propagation import MODEL
+from xshard.transforms.propagation.option_cost import Axes, Known, assignment_cost
 
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
+_OPTION_COLUMNS = ("op", "at", "loop axes", "cost (us)", "best alternative", "its cost (us)")
 
 
 def _at(op: Operation | None) -> str:
@@ -63,6 +72,30 @@ def _partial(s: Sharding) -> str:
 def _short(s: Sharding, rank: int) -> str:
     text = _split(s, rank)
     return text if not s.partial_axes else f"{text} partial = {_partial(s)}"
+
+
+def _loops_of(
+    layouts: list[tuple[Sharding | None, tuple[int | None, ...]]], count: int
+) -> tuple[Axes, ...] | None:
+    """Loop axes read off tensors' layouts (dims in order, the first layout to split a
+    loop wins); None where they put one axis on two loops."""
+    loops: list[Axes] = [()] * count
+    for s, loop_of in layouts:
+        if s is None:
+            continue
+        for d, loop in enumerate(loop_of):
+            if loop is not None and not loops[loop]:
+                loops[loop] = s.axes_of(d)
+    used = [a for axes in loops for a in axes]
+    return tuple(loops) if len(used) == len(set(used)) else None
+
+
+def _loops_text(loops: tuple[Axes, ...]) -> str:
+    return "[" + ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in loops) + "]"
+
+
+def _us(seconds: float) -> str:
+    return "inf" if seconds == float("inf") else f"{seconds * 1e6:.2f}"
 
 
 def _rank(value: SSAValue) -> int:
@@ -145,6 +178,64 @@ class _FunctionReport:
                 cost,
             )
 
+    def option_row(self, op: Operation) -> tuple[str, ...] | None:
+        """The op's loop axes and what they cost, next to the best alternative."""
+        model = model_for(op)
+        seen = [self.seen_by(op, v) for v in op.operands]
+        grids = {s.grid for s in seen if s is not None}
+        if model is None or len(grids) != 1:
+            return None
+        grid = self.grid(grids.pop())
+        try:
+            rule = model.rule(op)
+        except UnsupportedOp:
+            return None
+        if grid is None:
+            return None
+        count = len(rule.loops)
+        maps = [(m, v) for m, v in zip(rule.operand_maps, op.operands, strict=True)]
+        read = [(s, dim_loops(m)) for s, (m, _) in zip(seen, maps, strict=True) if m is not None]
+        produced = [(self.layout(v), dim_loops(m)) for m, v in maps if m is not None]
+        results = zip(rule.result_maps, op.results, strict=True)
+        written = [(self.layout(r), dim_loops(m)) for m, r in results]
+        chosen = _loops_of(read + written, count)
+        others = [_loops_of([one], count) for one in produced + written] + [((),) * count]
+
+        def cost(loops: tuple[Axes, ...], carried: list[Sharding | None]) -> float:
+            known = lambda v: Known(self.layout(v))  # noqa: E731
+            return assignment_cost(op, rule, grid, loops, known, MODEL, carried)
+
+        alternatives = sorted({o for o in others if o is not None and o != chosen})
+        if chosen is None or not alternatives:
+            return None
+        have = [self.layout(v) for v in op.operands]
+        costs = [cost(o, have) for o in alternatives]
+        best = costs.index(min(costs))
+        return (
+            op.name,
+            _at(op),
+            _loops_text(chosen),
+            _us(cost(chosen, seen)),
+            _loops_text(alternatives[best]),
+            _us(costs[best]),
+        )
+
+    def layout(self, value: SSAValue) -> Sharding:
+        """The layout `value` is produced in (its result annotation; else replicated)."""
+        shard = self.result_annotation.get(base_value(value))
+        if shard is not None:
+            return sharding_of(shard.sharding, shard)
+        grids = [g for g in self.grids.values() if g is not None]
+        return Sharding.replicated(grids[0].name if grids else "")
+
+    def seen_by(self, op: Operation, value: SSAValue) -> Sharding | None:
+        """The layout `op` reads `value` in: the annotation it reads, if any."""
+        owner = value.owner
+        if isinstance(owner, ShardOp):
+            return sharding_of(owner.sharding, owner)
+        shard = self.result_annotation.get(base_value(value))
+        return None if shard is None else sharding_of(shard.sharding, shard)
+
     def plan(self, value: SSAValue, has: Sharding | None, want: Sharding) -> tuple[str, str]:
         if has is None:
             return "(the value has no sharding)", "-"
@@ -167,6 +258,13 @@ class _FunctionReport:
             if not isinstance(op, ShardOp | ShardingOp)
             for row in self.reshard_rows(op)
         ]
+        resharding = {row[0:2] for row in reshards}
+        options = [
+            row
+            for op in self.block.ops
+            if not isinstance(op, ShardOp | ShardingOp) and (op.name, _at(op)) in resharding
+            if (row := self.option_row(op)) is not None
+        ]
         out = [
             f"// sharding report for @{self.fn.sym_name.data}",
             *comment_table(_VALUE_COLUMNS, values),
@@ -179,6 +277,13 @@ class _FunctionReport:
             ]
         else:
             out += ["//", "// no reshards"]
+        if options:
+            out += [
+                "//",
+                "// why: each resharding op's loop axes and the modeled time of its reshards,",
+                "// next to the cheapest alternative its tensors' layouts suggest",
+                *comment_table(_OPTION_COLUMNS, options),
+            ]
         return out
 
 

@@ -28,6 +28,11 @@ func.func @chained(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf3
 // CHECK-NEXT: // reshards: operands whose users want another sharding
 // CHECK-NEXT: // user  at  operand  value  has  wants  collectives  bytes/device
 // CHECK-NEXT: // stablehlo.add  18:3  0  %a  {{\[\[}}0, 1], []]  {{\[\[}}], [1]]  all_to_all grid_axes = [1] split_axis = 1 concat_axis = 0; all_gather grid_axes = [0] gather_axis = 0  192
+// CHECK-NEXT: //
+// CHECK-NEXT: // why: each resharding op's loop axes and the modeled time of its reshards,
+// CHECK-NEXT: // next to the cheapest alternative its tensors' layouts suggest
+// CHECK-NEXT: // op  at  loop axes  cost (us)  best alternative  its cost (us)
+// CHECK-NEXT: // stablehlo.add  18:3  {{\[\[}}], [1]]  15.00  {{\[\[}}], []]  15.00
 // CHECK-NEXT: builtin.module {
 // CHECK:        %s_rows = shard.sharding @grid4 split_axes = {{\[\[}}0, 1]] : !shard.sharding
 // CHECK-NEXT:   %0 = shard.shard %a to %s_rows : tensor<8x16xf32>
@@ -56,8 +61,8 @@ func.func @agreed(%a: tensor<8xf32>) -> tensor<8xf32> {
 }
 // CHECK:      // sharding report for @agreed
 // CHECK-NEXT: // value  defined by        at    type           split axes  partial  annotation
-// CHECK-NEXT: // %a     argument 0        -     tensor<8xf32>  {{\[\[}}0]]       -        input 52:3
-// CHECK-NEXT: // %2     stablehlo.negate  54:3  tensor<8xf32>  -           -        -
+// CHECK-NEXT: // %a     argument 0        -     tensor<8xf32>  {{\[\[}}0]]       -        input 57:3
+// CHECK-NEXT: // %2     stablehlo.negate  59:3  tensor<8xf32>  -           -        -
 // CHECK-NEXT: //
 // CHECK-NEXT: // no reshards
 
@@ -70,4 +75,4 @@ func.func @dynamic_halo(%a: tensor<8xf32>, %h: i64) -> tensor<8xf32> {
   %0 = shard.shard %a to %s : tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
-// CHECK: annotations.mlir:69:3: error: shardings with dynamic halo sizes or offsets are not supported here
+// CHECK: annotations.mlir:74:3: error: shardings with dynamic halo sizes or offsets are not supported here

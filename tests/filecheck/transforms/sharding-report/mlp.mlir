@@ -35,6 +35,13 @@ func.func @mlp(%arg0: tensor<2x4x8xf32>, %arg1: tensor<8x32xf32>, %arg2: tensor<
 // CHECK-NEXT: // user                   at    operand  value  has                             wants          collectives                                                      bytes/device
 // CHECK-NEXT: // stablehlo.dot_general  12:3  0        %arg0  {{\[\[}}], [], [0]]                   {{\[\[}}], [], []]   all_gather grid_axes = [0] gather_axis = 2                       128
 // CHECK-NEXT: // func.return            20:3  0        %[[DOT2]] {{\[\[}}], [], []] partial = sum [0]  {{\[\[}}], [], [0]]  reduce_scatter grid_axes = [0] reduction = sum scatter_axis = 2  128
+// Why: the first dot_general's option (its hidden loop split) costs one all_gather
+// of the input, half the modeled time of its best alternative (no loop split).
+// CHECK-NEXT: //
+// CHECK-NEXT: // why: each resharding op's loop axes and the modeled time of its reshards,
+// CHECK-NEXT: // next to the cheapest alternative its tensors' layouts suggest
+// CHECK-NEXT: // op                     at    loop axes          cost (us)  best alternative  its cost (us)
+// CHECK-NEXT: // stablehlo.dot_general  12:3  {{\[\[}}], [], [0], []]  5.00       {{\[\[}}], [], [], []]  10.00
 
 // The names are the printer's: each row's value is defined under that name below.
 // CHECK:      builtin.module {
