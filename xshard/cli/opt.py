@@ -5,13 +5,16 @@ parse error, a verifier failure or a pass that cannot handle an op prints
 `file:line:col: error: message` on stderr and exits 1. With
 `--verify-diagnostics` (verifier and pass errors) or `--parsing-diagnostics`
 (parse errors) the message goes to stdout and the run goes on, exit 0, which is
-how the lit tests check messages. More than one error is reported where they are
+how the lit tests check messages. The module is verified after parsing and after
+the last pass; `--verify-each` verifies it after every pass too. More than one
+error is reported where they are
 independent: with `--split-input-file`, each chunk's (as mlir-opt does); in one
 module, the verifier's first error in each function.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import sys
 import time
@@ -49,6 +52,15 @@ class XShardOptMain(xDSLOptMain):
         for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--verify-each",
+            action="store_true",
+            help="verify the module after every pass (default: after parsing and after "
+            "the last pass only, as mlir-opt with --verify-each=0)",
+        )
+
     def register_all_passes(self) -> None:
         super().register_all_passes()
         for name, factory in get_xshard_passes().items():
@@ -71,7 +83,8 @@ class XShardOptMain(xDSLOptMain):
             nonlocal timer
             if self.args.time_passes and previous is not None:
                 print(f"Pass {previous.name} took {time.perf_counter() - timer} seconds")
-            if not self.args.disable_verify:
+            last = previous is not None and following is None
+            if not self.args.disable_verify and (last or (previous and self.args.verify_each)):
                 verify_located(module)
             if previous and following and self.args.print_between_passes:
                 print(f"IR after {previous.name}:")

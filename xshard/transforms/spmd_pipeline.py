@@ -66,7 +66,9 @@ class SpmdPipelinePass(ModulePass):
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
     true (default) | false: false skips shard-simplify, to measure what it saves,
     `propagate` = true (default) | false: false partitions only what the program
-    annotates (shard-partition treats the rest as it finds it)."""
+    annotates (shard-partition treats the rest as it finds it); `verify-each` =
+    false (default) | true: verify the module after every phase, not only where the
+    driver does (before and after the pipeline)."""
 
     name = "xshard-spmd"
 
@@ -76,6 +78,7 @@ class SpmdPipelinePass(ModulePass):
     simplify: bool = True
     propagate: bool = True
     strategy: Strategy = "aggressive"
+    verify_each: bool = False
 
     def passes(self) -> tuple[ModulePass, ...]:
         """The phases in order: import, propagation, partition, collective
@@ -92,4 +95,5 @@ class SpmdPipelinePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for phase in self.passes():
             phase.apply(ctx, op)
-            verify_located(op)
+            if self.verify_each:
+                verify_located(op)
