@@ -12,8 +12,9 @@ signature (shapes and dtypes), as with `jax.jit`. Multi-process runs (`jax.distr
 work the same way: it is JAX's engine.
 
 The `shard_map`'s specs are the layouts xshard's partition gives the function's
-boundary (read before export), and the outer `jax.jit` asks for the same ones, which
-are the requested shardings: xshard honours argument and result annotations. A
+boundary (read before export); the outer `jax.jit` asks for the requested shardings
+(xshard's layouts where none was given), which are the same ones, since xshard
+honours argument and result annotations, and where they are not, JAX reshards. A
 boundary layout a `PartitionSpec` cannot say (partial, halos) is refused, never run.
 
 `f.lower(*args)` gives a `Lowered` whose `as_text()` is xshard's per-device program and
@@ -223,8 +224,14 @@ class Lowered:
     in_avals: list[Any]
     in_paths: list[str]
     in_shardings: list[NamedSharding]
+    """What the call takes: the requested shardings, else xshard's layouts."""
+    in_specs: list[P]
+    """The layouts xshard's per-device program reads its arguments in."""
     out_tree: Any
     out_shardings: list[NamedSharding]
+    """What the call returns: the requested shardings, else xshard's layouts."""
+    out_specs: list[P]
+    """The layouts xshard's per-device program returns its results in."""
 
     def as_text(self) -> str:
         """xshard's per-device program, as XLA compiles it."""
@@ -250,8 +257,8 @@ class Lowered:
         mapped = jax.shard_map(
             body,
             mesh=self.mesh,
-            in_specs=tuple(s.spec for s in self.in_shardings),
-            out_specs=tuple(s.spec for s in self.out_shardings),
+            in_specs=tuple(self.in_specs),
+            out_specs=tuple(self.out_specs),
             check_vma=False,
         )
         jitted = jax.jit(
@@ -356,23 +363,22 @@ class Function:
         mesh = self._mesh(leaves)
         module, arg_layouts, result_layouts = self._partition(lowered.as_text(), mesh)
         out_tree = jax.tree.structure(lowered.out_info)
-        in_shardings = [
-            NamedSharding(mesh, _spec(layout, mesh, path))
-            for layout, path in zip(arg_layouts, paths, strict=True)
+        in_specs = [
+            _spec(layout, mesh, path) for layout, path in zip(arg_layouts, paths, strict=True)
         ]
-        out_shardings = [
-            NamedSharding(mesh, _spec(layout, mesh, f"result {i}"))
-            for i, layout in enumerate(result_layouts)
-        ]
+        out_specs = [_spec(layout, mesh, f"result {i}") for i, layout in enumerate(result_layouts)]
+        wanted = _flat_shardings(self.out_shardings, lowered.out_info, "out_shardings")
         return Lowered(
             module,
             mesh,
             in_tree,
             [jax.typeof(x) for x in leaves],
             paths,
-            in_shardings,
+            _or_layouts(requested, in_specs, mesh),
+            in_specs,
             out_tree,
-            out_shardings,
+            _or_layouts(wanted, out_specs, mesh),
+            out_specs,
         )
 
     def _mesh(self, leaves: list[Any]) -> Mesh:
@@ -415,6 +421,16 @@ class Function:
                 f"xshard cannot partition the program:\n{error_line(err, name)}"
             ) from None
         return module, *layouts
+
+
+def _or_layouts(
+    requested: list[NamedSharding | None], specs: list[P], mesh: Mesh
+) -> list[NamedSharding]:
+    """The requested shardings, xshard's layouts where none was: where the two differ
+    (they should not: xshard honours the annotations), JAX reshards around the call."""
+    return [
+        want or NamedSharding(mesh, spec) for want, spec in zip(requested, specs, strict=True)
+    ]
 
 
 def _typed(leaf: Any) -> Any:
