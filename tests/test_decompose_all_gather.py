@@ -100,10 +100,10 @@ def test_gather_with_another_user_stays(strategy):
     assert not ops(module, BroadcastOp) and not ops(module, ShiftOp)
 
 
-# (sequence, hidden, auto's choice on target=cpu): a 1 KiB shard is latency-bound,
-# so the 8 extra matmul launches cost more than the gather they hide; at 16 KiB the
-# hidden gather is worth more than the launches.
-AUTO = [(64, 32, "none"), (256, 128, "ring")]
+# (sequence, hidden, auto's choice on target=cpu): gathering 1 KiB shards takes less
+# than the 7 extra matmul launches of a decomposed form; gathering 64 KiB shards takes
+# more, and the ring hides all but one step of it behind the matmuls.
+AUTO = [(64, 32, "none"), (512, 256, "ring")]
 
 
 @pytest.mark.parametrize(("seq", "hidden", "choice"), AUTO)

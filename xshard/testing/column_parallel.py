@@ -1,7 +1,9 @@
 """The column-parallel linear layer's forward, `y = x @ w`, as a global annotated
 program: `x` `[S, H]` split along the sequence, `w` `[H, 4H]` by columns, `y` by
 columns, so that partitioning all-gathers `x` before the matmul (the layer
-`shard-decompose-all-gather` overlaps). On a 2-D grid `x` gets a batch dim split
+`shard-decompose-all-gather` overlaps). The matmul's result is annotated too, as
+the layer's output: otherwise propagation may gather the weight instead where its
+shard is no larger than the activation's, and reshard the output. On a 2-D grid `x` gets a batch dim split
 over axis 0 and the gather runs over axis 1 only.
 """
 
@@ -31,7 +33,8 @@ func.func @main(%x: {x_type}, %w: {w_type}) -> {y_type} {{
   %x_s = shard.shard %x to %seq : {x_type}
   %w_s = shard.shard %w to %col : {w_type}
   %y = stablehlo.dot_general %x_s, %w_s, contracting_dims = [{contract}] x [0] : {dot_type}
-  %y_s = shard.shard %y to %out annotate_for_users : {y_type}
+  %y_r = shard.shard %y to %out : {y_type}
+  %y_s = shard.shard %y_r to %out annotate_for_users : {y_type}
   func.return %y_s : {y_type}
 }}
 """
