@@ -3,8 +3,8 @@ program: `x` `[S, H]` split along the sequence, `w` `[H, 4H]` by columns, `y` by
 columns, so that partitioning all-gathers `x` before the matmul (the layer
 `shard-decompose-all-gather` overlaps). The matmul's result is annotated too, as
 the layer's output: otherwise propagation may gather the weight instead where its
-shard is no larger than the activation's, and reshard the output. On a 2-D grid `x` gets a batch dim split
-over axis 0 and the gather runs over axis 1 only.
+shard is no larger than the activation's, and reshard the output. On a 2-D grid
+`x` gets a batch dim split over axis 0 and the gather runs over axis 1 only.
 """
 
 from __future__ import annotations
