@@ -243,6 +243,7 @@ class DecomposeAllGatherPass(ModulePass):
             Rewriter.erase_op(gather)
         if self.report and rows:
             columns = ("all_gather input", "steps", "none µs", "broadcast µs", "ring µs", "choice")
-            title = "// shard-decompose-all-gather{strategy=auto}: modeled times"
+            options = f"strategy=auto target={self.target}"
+            title = f"// shard-decompose-all-gather{{{options}}}: modeled times"
             lines = [title, *comment_table(columns, rows)]
             write_report("".join(line + "\n" for line in lines), self.file)
