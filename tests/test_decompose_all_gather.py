@@ -6,11 +6,13 @@ user stays; `overlap=auto` picks differently at two sizes and says why."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from xshard.cli.run import main
 from xshard.context import xshard_context
 from xshard.dialects.shard import AllGatherOp, BroadcastOp, ShiftOp, index_list_attr
 from xshard.run import entry_function, random_inputs, run_module
@@ -142,3 +144,17 @@ def test_auto_in_the_pipeline_matches_one_device(seq, hidden, choice):
     assert report.match
     op = "all_gather" if choice == "none" else "collective_permute"
     assert [c.op for c in report.collectives] == [op]
+
+
+@pytest.mark.parametrize(
+    ("overlap", "op"), [("none", "all_gather"), ("ring", "collective_permute")]
+)
+def test_xshard_run_overlap_flag(tmp_path, capsys, overlap, op):
+    program = tmp_path / "column_parallel.mlir"
+    program.write_text(column_parallel_linear(64, 32))
+    with pytest.raises(SystemExit) as done:
+        main([str(program), "--devices", "8", "--overlap", overlap, "--json"])
+    assert done.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["match"]
+    assert [c["op"] for c in report["collectives"]] == [op]
