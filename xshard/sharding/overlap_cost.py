@@ -43,11 +43,11 @@ H100_COMPUTE = ComputeConfig(flops=50e12, overhead=5e-6)
 """An H100 on f32 matmuls through TF32 tensor cores: a round figure well below the
 ~400 TFLOP/s peak, as mid-size matmuls reach, and a few microseconds a launch."""
 
-CPU_SIMULATION_COMPUTE = ComputeConfig(flops=1.5e10, overhead=5e-5)
+CPU_SIMULATION_COMPUTE = ComputeConfig(flops=1.5e10, overhead=7e-5)
 """One of 8 simulated XLA:CPU devices sharing a 2-core machine, fitted to
 tools/overlap_benchmark.py there: the 8 devices' 4096x1024 by 1024x512 matmuls
-(34 GFLOP in all) took about 0.4 s, and each extra step of a decomposed 64x32 layer
-about 50 µs."""
+(34 GFLOP in all) took 0.25 to 0.32 s, and each of the 7 extra steps of the
+decomposed 64x32 layer added about 70 µs."""
 
 
 @dataclass(frozen=True)
