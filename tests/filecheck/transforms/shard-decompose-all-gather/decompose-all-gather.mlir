@@ -133,6 +133,41 @@ func.func @main(%x: tensor<1x3xf32>, %w: tensor<3x5xf32>) -> tensor<8x5xf32> {
 
 // -----
 
+// numerics
+shard.grid @g(shape = 2x4)
+// With batch dims: the lhs's free dim 1 is the result's dim 1 (after the batch dim).
+// BCAST-LABEL: func.func @main
+// BCAST:         stablehlo.dot_general %{{.*}}, %w, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x1x5xf32>, tensor<3x5x2xf32>) -> tensor<3x1x2xf32>
+// BCAST:         stablehlo.concatenate {{.*}}, dim = 1 : {{.*}} -> tensor<3x4x2xf32>
+// RING-LABEL: func.func @main
+// RING:          %[[Z:.*]] = stablehlo.constant dense<0> : tensor<i64>
+// RING:          stablehlo.dynamic_update_slice %{{.*}}, %{{.*}}, %[[Z]], %{{.*}}, %[[Z]] : (tensor<3x4x2xf32>, tensor<3x1x2xf32>
+func.func @main(%x: tensor<3x1x5xf32>, %w: tensor<3x5x2xf32>) -> tensor<3x4x2xf32> {
+  %0 = shard.all_gather %x on @g grid_axes = [1] gather_axis = 1 : tensor<3x1x5xf32> -> tensor<3x4x5xf32>
+  %1 = stablehlo.dot_general %0, %w, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x4x5xf32>, tensor<3x5x2xf32>) -> tensor<3x4x2xf32>
+  func.return %1 : tensor<3x4x2xf32>
+}
+
+// -----
+
+// numerics
+shard.grid @g(shape = 2x4)
+// The rhs's free dim 2 comes after its batch dim 1 and contracted dim 0; in the
+// result it is dim 2, after the batch dim and the lhs's free dim.
+// BCAST-LABEL: func.func @main
+// BCAST:         stablehlo.dot_general %w, %{{.*}} : (tensor<3x2x5xf32>, tensor<5x3x2xf32>) -> tensor<3x2x2xf32>
+// BCAST:         stablehlo.concatenate {{.*}}, dim = 2 : {{.*}} -> tensor<3x2x8xf32>
+// RING-LABEL: func.func @main
+// RING:          %[[Z:.*]] = stablehlo.constant dense<0> : tensor<i64>
+// RING:          stablehlo.dynamic_update_slice %{{.*}}, %{{.*}}, %[[Z]], %[[Z]], %{{.*}} : (tensor<3x2x8xf32>, tensor<3x2x2xf32>
+func.func @main(%w: tensor<3x2x5xf32>, %x: tensor<5x3x2xf32>) -> tensor<3x2x8xf32> {
+  %0 = shard.all_gather %x on @g grid_axes = [1] gather_axis = 2 : tensor<5x3x2xf32> -> tensor<5x3x8xf32>
+  %1 = stablehlo.dot_general %w, %0, batching_dims = [0] x [1], contracting_dims = [2] x [0] : (tensor<3x2x5xf32>, tensor<5x3x8xf32>) -> tensor<3x2x8xf32>
+  func.return %1 : tensor<3x2x8xf32>
+}
+
+// -----
+
 shard.grid @g(shape = 4)
 // The gathered value is also returned: that user needs it whole, so it stays.
 // BCAST-LABEL: func.func @main
