@@ -40,8 +40,9 @@ class ComputeConfig:
 
 
 H100_COMPUTE = ComputeConfig(flops=50e12, overhead=5e-6)
-"""An H100 on f32 matmuls through TF32 tensor cores: a round figure well below the
-~400 TFLOP/s peak, as mid-size matmuls reach, and a few microseconds a launch."""
+"""An H100 on f32 matmuls: a round figure well below its TF32 tensor cores' ~495
+TFLOP/s dense peak, for the mid-size matmuls a decomposed layer runs, and a few
+microseconds a launch. Not measured: no GPU was at hand."""
 
 CPU_SIMULATION_COMPUTE = ComputeConfig(flops=1.5e10, overhead=7e-5)
 """One of 8 simulated XLA:CPU devices sharing a 2-core machine, fitted to
