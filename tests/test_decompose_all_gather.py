@@ -36,7 +36,7 @@ def ops(module, op_type) -> list:
 
 
 def test_cases_found():
-    assert len(CASES) == 6
+    assert len(CASES) == 8
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

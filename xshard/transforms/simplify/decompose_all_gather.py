@@ -1,11 +1,13 @@
 """`shard-decompose-all-gather`: an `all_gather` whose only user is a `dot_general`
-that takes the gathered dim as a free dim is split into one step per device of the
-group, so that a step's communication can overlap the previous step's matmul
+that takes the gathered dim as a free or batch dim is split into one step per device
+of the group, so that a step's communication can overlap the previous step's matmul
 ("collective matmul"; NVIDIA Fuser's broadcast-based allgather, XLA's windowed
 einsum, which XLA does on TPU only).
 
 A free dim of an operand is one dim of the result, so the result splits along it
-the same way: step `i`'s chunk gives the result's rows `[i*c, (i+1)*c)`.
+the same way: step `i`'s chunk gives the result's rows `[i*c, (i+1)*c)`. So does a
+batch dim, when each step also cuts the other operand's paired batch dim to the
+step's chunk (a contracted dim would make each step a partial sum instead).
 
 - `strategy=broadcast`: at step `i` the group's device `i` broadcasts its shard
   (`shard.broadcast`, root = `i` within each group) and every device multiplies it;
@@ -61,6 +63,9 @@ class _Match:
     """Which operand of `dot` the gather feeds (0: lhs, 1: rhs)."""
     out_dim: int
     """The result dim that the gathered dim becomes."""
+    other_dim: int | None
+    """Where the gathered dim is a batch dim: the other operand's batch dim paired
+    with it, which each step cuts to the step's chunk too."""
     steps: int
     grid_shape: tuple[int, ...]
 
@@ -81,26 +86,40 @@ def _match(gather: AllGatherOp) -> _Match | None:
     use = gather.result.get_unique_use()
     if use is None or not isinstance(dot := use.operation, hlo.DotGeneralOp):
         return None
-    if not all(_static(v.type) for v in (gather.input, gather.result, dot.result)):
+    if not all(_static(v.type) for v in (*dot.operands, gather.input, dot.result)):
         return None
     numbers = dot.dot_dimension_numbers
     lhs_bound = (*numbers.lhs_batching, *numbers.lhs_contracting)
     if use.index == 0:
-        bound, before = lhs_bound, len(numbers.lhs_batching)
+        batch, other_batch, contracting = (
+            numbers.lhs_batching,
+            numbers.rhs_batching,
+            numbers.lhs_contracting,
+        )
+        before = len(batch)
     else:
-        bound = (*numbers.rhs_batching, *numbers.rhs_contracting)
-        before = len(numbers.lhs_batching) + dot.lhs.type.get_num_dims() - len(lhs_bound)
+        batch, other_batch, contracting = (
+            numbers.rhs_batching,
+            numbers.lhs_batching,
+            numbers.rhs_contracting,
+        )
+        before = len(other_batch) + dot.lhs.type.get_num_dims() - len(lhs_bound)
+    bound = (*batch, *contracting)
     dim = gather.gather_axis.value.data
-    if dim in bound:
+    if dim in contracting:
         return None
-    out_dim = before + sum(1 for d in range(dim) if d not in bound)
+    if dim in batch:  # result dim k; the other operand's batch dim k is cut alike
+        out_dim = batch.index(dim)
+        other_dim: int | None = other_batch[out_dim]
+    else:
+        out_dim, other_dim = before + sum(1 for d in range(dim) if d not in bound), None
     grid = lookup_grid(gather, gather.grid)
     if grid is None or None in (shape := grid.shape_tuple()):
         return None
     steps = prod(shape[a] for a in gather.grid_axes_tuple())
     if steps <= 1:
         return None
-    return _Match(gather, dot, use.index, out_dim, steps, shape)  # type: ignore[arg-type]
+    return _Match(gather, dot, use.index, out_dim, other_dim, steps, shape)  # type: ignore[arg-type]
 
 
 def _with_dim(t: TensorType, dim: int, size: int) -> TensorType:
@@ -119,11 +138,24 @@ class _Builder:
         Rewriter.insert_op(op, InsertPoint.before(self.m.dot))
         return op.results[0]
 
-    def step_dot(self, chunk: SSAValue) -> SSAValue:
-        """The dot on one chunk, giving `chunk` rows of the result's `out_dim`."""
+    def step_dot(self, chunk: SSAValue, start: int | SSAValue) -> SSAValue:
+        """The dot on the chunk whose rows start at `start` of the gathered dim: `chunk`
+        rows of the result's `out_dim` (the other operand cut alike on a batch dim)."""
         m = self.m
         operands = list(m.dot.operands)
         operands[m.operand] = chunk
+        if m.other_dim is not None:
+            other = operands[1 - m.operand]
+            shape = list(other.type.get_shape())  # type: ignore[attr-defined]
+            sizes = _with_dim(other.type, m.other_dim, m.chunk).get_shape()  # type: ignore[arg-type]
+            if isinstance(start, int):
+                starts = [start if d == m.other_dim else 0 for d in range(len(shape))]
+                limits = [start + m.chunk if d == m.other_dim else n for d, n in enumerate(shape)]
+                operands[1 - m.operand] = self.emit(hlo.SliceOp(other, starts, limits))
+            else:
+                zero = constant(self.emit, 0)
+                starts = [start if d == m.other_dim else zero for d in range(len(shape))]
+                operands[1 - m.operand] = self.emit(hlo.DynamicSliceOp(other, starts, sizes))
         return self.emit(
             hlo.DotGeneralOp.create(
                 operands=operands,
@@ -155,7 +187,7 @@ def _broadcast_steps(m: _Match) -> SSAValue:
     parts = []
     for step in range(m.steps):
         following = cast(step + 1) if step + 1 < m.steps else None
-        parts.append(b.step_dot(received))
+        parts.append(b.step_dot(received, step * m.chunk))
         received = following  # type: ignore[assignment]
     return b.emit(hlo.ConcatenateOp(parts, m.out_dim, m.dot.result.type))
 
@@ -174,12 +206,12 @@ def _ring_steps(m: _Match) -> SSAValue:
         passed = ShiftOp(held, g.grid, m.axes, axis, 1, rotate=True) if step + 1 < n else None
         if passed is not None:
             b.emit(passed)
-        part = b.step_dot(held)
         chunk_index = position
         if step:  # (position - step) mod n, kept non-negative
             shifted = b.emit(hlo.AddOp(position, constant(b.emit, n - step)))
             chunk_index = b.emit(hlo.RemainderOp(shifted, size))
         offset = b.emit(hlo.MultiplyOp(chunk_index, rows))
+        part = b.step_dot(held, offset)
         starts = [offset if d == m.out_dim else zero for d in range(result_type.get_num_dims())]
         acc = b.emit(hlo.DynamicUpdateSliceOp(acc, part, starts))
         held = passed.result if passed is not None else held

@@ -1,5 +1,5 @@
 // An all_gather whose only user is a dot_general taking the gathered dim as a free
-// dim becomes one step per device of the group. broadcast: step i broadcasts device
+// or batch dim becomes one step per device of the group. broadcast: step i broadcasts device
 // i's shard (root = i within each group) and multiplies it; the step results are
 // concatenated in step order. ring: each device multiplies the chunk it holds and
 // passes it on (shift ... rotate, N-1 times); device d's step s result, chunk
@@ -31,21 +31,21 @@ shard.grid @g(shape = 4)
 // RING-NEXT:    %[[C:.*]] = stablehlo.constant dense<2> : tensor<i64>
 // RING-NEXT:    %[[ACC:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<8x5xf32>
 // RING-NEXT:    %[[X1:.*]] = shard.shift %x on @g grid_axes = [0] shift_axis = 0 offset = 1 rotate : tensor<2x3xf32> -> tensor<2x3xf32>
-// RING-NEXT:    %[[Y0:.*]] = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x5xf32>
 // RING-NEXT:    %[[OFF0:.*]] = stablehlo.multiply %[[D]], %[[C]]
+// RING-NEXT:    %[[Y0:.*]] = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x5xf32>
 // RING-NEXT:    %[[ACC0:.*]] = stablehlo.dynamic_update_slice %[[ACC]], %[[Y0]], %[[OFF0]], %[[ZERO]]
 // RING-NEXT:    %[[X2:.*]] = shard.shift %[[X1]] on @g grid_axes = [0] shift_axis = 0 offset = 1 rotate
-// RING-NEXT:    %[[Y1:.*]] = stablehlo.dot_general %[[X1]], %w
 // RING-NEXT:    %[[S1:.*]] = stablehlo.constant dense<3> : tensor<i64>
 // RING-NEXT:    %[[P1:.*]] = stablehlo.add %[[D]], %[[S1]]
 // RING-NEXT:    %[[I1:.*]] = stablehlo.remainder %[[P1]], %[[N]]
 // RING-NEXT:    %[[OFF1:.*]] = stablehlo.multiply %[[I1]], %[[C]]
+// RING-NEXT:    %[[Y1:.*]] = stablehlo.dot_general %[[X1]], %w
 // RING-NEXT:    %[[ACC1:.*]] = stablehlo.dynamic_update_slice %[[ACC0]], %[[Y1]], %[[OFF1]], %[[ZERO]]
 // RING-NEXT:    %[[X3:.*]] = shard.shift %[[X2]]
-// RING-NEXT:    %[[Y2:.*]] = stablehlo.dot_general %[[X2]], %w
-// RING:         %[[ACC2:.*]] = stablehlo.dynamic_update_slice %[[ACC1]], %[[Y2]]
-// RING-NEXT:    %[[Y3:.*]] = stablehlo.dot_general %[[X3]], %w
-// RING:         %[[ACC3:.*]] = stablehlo.dynamic_update_slice %[[ACC2]], %[[Y3]]
+// RING:         %[[Y2:.*]] = stablehlo.dot_general %[[X2]], %w
+// RING-NEXT:    %[[ACC2:.*]] = stablehlo.dynamic_update_slice %[[ACC1]], %[[Y2]]
+// RING:         %[[Y3:.*]] = stablehlo.dot_general %[[X3]], %w
+// RING-NEXT:    %[[ACC3:.*]] = stablehlo.dynamic_update_slice %[[ACC2]], %[[Y3]]
 // RING-NEXT:    func.return %[[ACC3]] : tensor<8x5xf32>
 // RING-NOT:     shard.shift
 // GPU-LABEL: func.func @main
@@ -103,6 +103,7 @@ shard.grid @g(shape = 2x4)
 // RING-NEXT:     %[[FOUR:.*]] = stablehlo.constant dense<4> : tensor<i64>
 // RING-NEXT:     %[[POS:.*]] = stablehlo.divide %[[D]], %[[FOUR]] : tensor<i64>
 // RING:          %[[OFF:.*]] = stablehlo.multiply %[[POS]]
+// RING-NEXT:     stablehlo.dot_general
 // RING-NEXT:     stablehlo.dynamic_update_slice %{{.*}}, %{{.*}}, %{{.*}}, %[[OFF]] : (tensor<5x4xf32>, tensor<5x2xf32>
 func.func @main(%w: tensor<5x3xf32>, %x: tensor<3x2xf32>) -> tensor<5x4xf32> {
   %0 = shard.all_gather %x on @g grid_axes = [0] gather_axis = 1 : tensor<3x2xf32> -> tensor<3x4xf32>
@@ -164,6 +165,46 @@ func.func @main(%w: tensor<3x2x5xf32>, %x: tensor<5x3x2xf32>) -> tensor<3x2x8xf3
   %0 = shard.all_gather %x on @g grid_axes = [1] gather_axis = 2 : tensor<5x3x2xf32> -> tensor<5x3x8xf32>
   %1 = stablehlo.dot_general %w, %0, batching_dims = [0] x [1], contracting_dims = [2] x [0] : (tensor<3x2x5xf32>, tensor<5x3x8xf32>) -> tensor<3x2x8xf32>
   func.return %1 : tensor<3x2x8xf32>
+}
+
+// -----
+
+// numerics
+shard.grid @g(shape = 2x4)
+// A gathered batch dim: result dim 0 splits alike, and each step cuts the rhs's
+// batch dim to the step's chunk (a slice at the step; a dynamic_slice at the
+// chunk the ring holds).
+// BCAST-LABEL: func.func @main
+// BCAST:         %[[W0:.*]] = stablehlo.slice %w [0:1, 0:3, 0:5]
+// BCAST-NEXT:    stablehlo.dot_general %{{.*}}, %[[W0]], batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<1x2x3xf32>, tensor<1x3x5xf32>) -> tensor<1x2x5xf32>
+// BCAST:         stablehlo.slice %w [3:4, 0:3, 0:5]
+// BCAST:         stablehlo.concatenate {{.*}}, dim = 0 : {{.*}} -> tensor<4x2x5xf32>
+// RING-LABEL: func.func @main
+// RING:          %[[OFF:.*]] = stablehlo.multiply
+// RING:          %[[W:.*]] = stablehlo.dynamic_slice %w, %[[OFF]], %{{.*}}, %{{.*}}, sizes = [1, 3, 5]
+// RING-NEXT:     stablehlo.dot_general %x, %[[W]]
+// RING-NEXT:     stablehlo.dynamic_update_slice %{{.*}}, %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}} : (tensor<4x2x5xf32>, tensor<1x2x5xf32>
+func.func @main(%x: tensor<1x2x3xf32>, %w: tensor<4x3x5xf32>) -> tensor<4x2x5xf32> {
+  %0 = shard.all_gather %x on @g grid_axes = [1] gather_axis = 0 : tensor<1x2x3xf32> -> tensor<4x2x3xf32>
+  %1 = stablehlo.dot_general %0, %w, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x3xf32>, tensor<4x3x5xf32>) -> tensor<4x2x5xf32>
+  func.return %1 : tensor<4x2x5xf32>
+}
+
+// -----
+
+// numerics
+shard.grid @g(shape = 2x4)
+// The rhs's batch dim 1 gathered over axis 0: the lhs's batch dim 1 is cut alike.
+// BCAST-LABEL: func.func @main
+// BCAST:         stablehlo.slice %w [0:2, 0:4, 0:3]
+// BCAST:         stablehlo.slice %w [0:2, 4:8, 0:3]
+// BCAST:         stablehlo.concatenate {{.*}}, dim = 0 : {{.*}} -> tensor<8x2x5xf32>
+// RING-LABEL: func.func @main
+// RING-COUNT-2:  stablehlo.dynamic_slice %w, %{{.*}}, %{{.*}}, %{{.*}}, sizes = [2, 4, 3]
+func.func @main(%w: tensor<2x8x3xf32>, %x: tensor<3x4x5xf32>) -> tensor<8x2x5xf32> {
+  %0 = shard.all_gather %x on @g grid_axes = [0] gather_axis = 1 : tensor<3x4x5xf32> -> tensor<3x8x5xf32>
+  %1 = stablehlo.dot_general %w, %0, batching_dims = [1] x [1], contracting_dims = [2] x [0] : (tensor<2x8x3xf32>, tensor<3x8x5xf32>) -> tensor<8x2x5xf32>
+  func.return %1 : tensor<8x2x5xf32>
 }
 
 // -----
