@@ -48,6 +48,7 @@ from xshard.sharding.simulate import SimulationError, assemble, distribute
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
+from xshard.transforms.simplify.decompose_all_gather import Overlap
 from xshard.transforms.spmd_pipeline import (
     LowerTcpIfPresentPass,
     SpmdPipelinePass,
@@ -302,6 +303,7 @@ def run_module(
     simplify: bool = True,
     propagate: bool = True,
     strategy: Strategy = "aggressive",
+    overlap: Overlap = "none",
     inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:
@@ -320,6 +322,7 @@ def run_module(
         simplify=simplify,
         propagate=propagate,
         strategy=strategy,
+        overlap=overlap,
     )
     phases = pipeline.passes()
     first = len(import_passes())

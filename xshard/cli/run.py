@@ -73,6 +73,13 @@ def _parser() -> argparse.ArgumentParser:
         help="skip sharding-propagation (xshard-spmd{propagate=false}): partition only "
         "what the program annotates",
     )
+    p.add_argument(
+        "--overlap",
+        choices=("none", "broadcast", "ring", "auto"),
+        default="none",
+        help="split an all_gather feeding a matmul into overlapped steps "
+        "(xshard-spmd{overlap=...}, shard-decompose-all-gather; default: none)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -134,6 +141,7 @@ def _run(args: argparse.Namespace) -> int:
             simplify=args.simplify,
             propagate=args.propagate,
             strategy=args.strategy,
+            overlap=args.overlap,
             ctx=ctx,
         )
     except (ParseError, DiagnosticError) as err:

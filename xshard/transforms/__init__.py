@@ -41,6 +41,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "shard-fuse-reduce-scatter": ("simplify.fuse_reduce_scatter", "FuseReduceScatterPass"),
     "shard-cancel-inverse-pairs": ("simplify.cancel_inverse_pairs", "CancelInversePairsPass"),
     "shard-combine-collectives": ("simplify.combine_collectives", "CombineCollectivesPass"),
+    "shard-decompose-all-gather": ("simplify.decompose_all_gather", "DecomposeAllGatherPass"),
     "shard-simplify": ("simplify.shard_simplify", "ShardSimplifyPass"),
     "detect-collective-broadcast": (
         "simplify.detect_collective_broadcast",

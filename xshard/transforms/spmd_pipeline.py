@@ -30,6 +30,7 @@ from xshard.transforms.propagation.sharding_propagation import (
     Strategy,
     Traversal,
 )
+from xshard.transforms.simplify.decompose_all_gather import DecomposeAllGatherPass, Overlap
 from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 
 _chlo = import_module("xshard.transforms.import.chlo_legalize_to_stablehlo")
@@ -66,9 +67,11 @@ class SpmdPipelinePass(ModulePass):
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
     true (default) | false: false skips shard-simplify, to measure what it saves,
     `propagate` = true (default) | false: false partitions only what the program
-    annotates (shard-partition treats the rest as it finds it); `verify-each` =
-    false (default) | true: verify the module after every phase, not only where the
-    driver does (before and after the pipeline)."""
+    annotates (shard-partition treats the rest as it finds it), `overlap` = none
+    (default) | broadcast | ring | auto: shard-decompose-all-gather's strategy, after
+    shard-simplify, to overlap an all_gather with the matmul consuming it;
+    `verify-each` = false (default) | true: verify the module after every phase, not
+    only where the driver does (before and after the pipeline)."""
 
     name = "xshard-spmd"
 
@@ -78,6 +81,7 @@ class SpmdPipelinePass(ModulePass):
     simplify: bool = True
     propagate: bool = True
     strategy: Strategy = "aggressive"
+    overlap: Overlap = "none"
     verify_each: bool = False
 
     def passes(self) -> tuple[ModulePass, ...]:
@@ -88,6 +92,11 @@ class SpmdPipelinePass(ModulePass):
             *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
+            *(
+                (DecomposeAllGatherPass(self.overlap, self.target),)
+                if self.overlap != "none"
+                else ()
+            ),
             LowerTcpIfPresentPass(),
             ConvertShardToStablehloPass(self.target),
         )
