@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xshard.diagnostics import verify_located
+from xshard.transforms.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.export.convert_shard_to_stablehlo import (
     ConvertShardToStablehloPass,
     Target,
@@ -66,7 +67,9 @@ class SpmdPipelinePass(ModulePass):
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
     true (default) | false: false skips shard-simplify, to measure what it saves,
     `propagate` = true (default) | false: false partitions only what the program
-    annotates (shard-partition treats the rest as it finds it)."""
+    annotates (shard-partition treats the rest as it finds it), `auto-sharding` = false
+    (default) | true: true chooses every value's layout with `auto-sharding` (under
+    `memory-limit`, bytes per device) instead of propagating the annotations."""
 
     name = "xshard-spmd"
 
@@ -76,18 +79,27 @@ class SpmdPipelinePass(ModulePass):
     simplify: bool = True
     propagate: bool = True
     strategy: Strategy = "aggressive"
+    auto_sharding: bool = False
+    memory_limit: int | None = None
 
     def passes(self) -> tuple[ModulePass, ...]:
-        """The phases in order: import, propagation, partition, collective
+        """The phases in order: import, propagation (or auto-sharding), partition, collective
         optimisation (shard-simplify), export."""
         return (
             *import_passes(),
-            *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
+            *self.layout_passes(),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
             LowerTcpIfPresentPass(),
             ConvertShardToStablehloPass(self.target),
         )
+
+    def layout_passes(self) -> tuple[ModulePass, ...]:
+        if self.auto_sharding:
+            return (AutoShardingPass(self.memory_limit),)
+        if self.propagate:
+            return (ShardingPropagationPass(self.traversal, self.strategy),)
+        return ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for phase in self.passes():
