@@ -161,6 +161,10 @@ class _Planner:
     def replicated(self) -> Sharding:
         return Sharding.replicated(self.grid.name)
 
+    @property
+    def free_arguments(self) -> int:
+        return sum(isinstance(self.sources.get(a), _Var) for a in self.block.args)
+
     def new_var(self, layouts: list[Sharding]) -> _Var:
         return _Var(self.problem.add_group(len(layouts)), tuple(layouts))
 
@@ -353,6 +357,7 @@ class AutoShardingPass(ModulePass):
                 print(
                     f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
                     f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
-                    f"for {len(planner.options)} ops, solved in {solution.seconds:.3f} s",
+                    f"for {len(planner.options)} ops and {planner.free_arguments} arguments, "
+                    f"solved in {solution.seconds:.3f} s",
                     file=sys.stderr,
                 )
