@@ -10,8 +10,10 @@ left partial costs its settling. The program (`ilp.py`) minimizes the summed cos
 `memory-limit`: per device, every argument and op result counted at once in its chosen
 layout (an upper bound on what is live; the copies reshards make are not counted).
 
-An elementwise op reading a value of its own shape from another decision joins that
-decision: its loops take that value's split axes. A chain of them is one variable.
+Coarsening: an elementwise op reading a value of its own shape from another decision
+joins that decision (its loops take that value's split axes), so a chain of them is
+one variable; a constant (an op reading no tensor) joins its first reader's decision,
+laid out as that reader wants it.
 
 The plan is written as `sharding-propagation` writes its annotations, so
 `shard-partition` follows it: a result annotation on every argument and op result,
@@ -129,6 +131,8 @@ class _Planner:
         self.user_shards = [op for op in self.block.ops if isinstance(op, ShardOp)]
         self.fixed_cost = 0.0
         self.costs: dict[tuple, float] = {}
+        self.deferred: dict[SSAValue, Operation] = {}
+        """Source ops not decided yet, by their result (`is_source`)."""
 
     # ------------------------------------------------------------------ the problem
 
@@ -144,18 +148,23 @@ class _Planner:
         for op in self.block.ops:
             if isinstance(op, ShardOp):
                 s = sharding_of(op.sharding, op)
-                self.edge(op.src, self.sources.get(op.src, self.replicated), s)
+                self.edge(op.src, self.source(op.src), s)
                 self.sources[op.result] = s
             elif op.has_trait(IsTerminator):
                 for v in op.operands:
                     if _is_tensor(v) and not isinstance(v.owner, ShardOp):
                         self.settle(v)
             elif needs_model(op):
-                self.add_op(op)
+                if self.is_source(op):
+                    self.deferred[op.results[0]] = op
+                else:
+                    self.add_op(op)
             else:
                 for r in op.results:
                     if _is_tensor(r):
                         self.add_value(r, self.replicated)
+        for value in list(self.deferred):  # read by no op
+            self.source(value)
 
     @property
     def replicated(self) -> Sharding:
@@ -179,6 +188,22 @@ class _Planner:
         for a, s in enumerate(source.layouts):
             memory[a] += shard_bytes(shape, elem, s, self.grid)
 
+    def is_source(self, op: Operation) -> bool:
+        """An op that reads no tensor and makes one (a constant, an iota): it is decided
+        with its first reader, laid out as that reader wants it."""
+        return (
+            len(op.results) == 1
+            and _is_tensor(op.results[0])
+            and not any(map(_is_tensor, op.operands))
+            and sharding_option_of(op) is None
+        )
+
+    def source(self, value: SSAValue) -> Source:
+        """`value`'s layout source; a deferred source op read here becomes its own decision."""
+        if value in self.deferred:
+            self.add_op(self.deferred.pop(value))
+        return self.sources.get(value, self.replicated)
+
     def add_op(self, op: Operation) -> None:
         rule = rule_of(op)
         group, options = self.decision(op, rule)
@@ -186,7 +211,9 @@ class _Planner:
         for i, v in enumerate(op.operands):
             if _is_tensor(v):
                 wants = tuple(operand_layout(rule, o, i, v) or self.replicated for o in options)
-                self.edge(v, self.sources.get(v, self.replicated), _Var(group, wants))
+                if v in self.deferred:
+                    self.join(self.deferred.pop(v), _Var(group, wants))
+                self.edge(v, self.source(v), _Var(group, wants))
         for j, r in enumerate(op.results):
             if _is_tensor(r):
                 self.add_value(r, _Var(group, tuple(result_sharding(rule, o, j) for o in options)))
@@ -210,9 +237,22 @@ class _Planner:
         options = op_options(op, rule, self.grid)
         return self.problem.add_group(len(options)), options
 
+    def join(self, op: Operation, wanted: _Var) -> None:
+        """Decide source op `op` with its reader: under each strategy, as `wanted` says."""
+        rule = rule_of(op)
+        options = [follow(without_partial(s), len(rule.loops)) for s in wanted.layouts]
+        if not is_elementwise(op, rule) or not all(
+            option_fits(op, rule, o, self.grid) for o in options
+        ):
+            self.add_op(op)
+            return
+        self.options[op] = (wanted.group, options, rule)
+        layouts = tuple(result_sharding(rule, o, 0) for o in options)
+        self.add_value(op.results[0], _Var(wanted.group, layouts))
+
     def settle(self, value: SSAValue) -> None:
         """A returned value leaves in its layout, settled if partial."""
-        src = self.sources.get(value, self.replicated)
+        src = self.source(value)
         if isinstance(src, Sharding):
             self.edge(value, src, without_partial(src))
         else:
