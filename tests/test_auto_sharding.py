@@ -5,6 +5,7 @@ limit nothing meets refused with a located error."""
 from __future__ import annotations
 
 from math import inf
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from xshard.sharding.sharding import Sharding
 from xshard.transforms.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.auto.ilp import Infeasible, Problem, plan_cost, solve
 
+E2E = Path(__file__).parent / "e2e"
 WEIGHT_BYTES = 64 * 256 * 4
 """One replicated weight of the MLP, per device."""
 
@@ -92,6 +94,15 @@ def test_data_parallel_through_the_pipeline() -> None:
     report = run_module(parse(mlp("[[0]]", "[[0]]")), 8, auto_sharding=True)
     assert report.match, report.max_abs_error
     assert report.collectives == []
+
+
+@pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
+def test_every_end_to_end_program_auto_sharded_matches_one_device(path: Path) -> None:
+    """Whatever plan it finds is written so that shard-partition builds a correct
+    program from it (convolutions, gathers, scatters, control flow, partial values)."""
+    module = LocatingParser(xshard_context(), path.read_text(), str(path)).parse_module()
+    report = run_module(module, 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
 
 
 def test_integer_program_solved_by_hand() -> None:
