@@ -4,6 +4,7 @@ limit nothing meets refused with a located error."""
 
 from __future__ import annotations
 
+import json
 from math import inf
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from xshard.cli.run import main
 from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, LocatingParser
 from xshard.dialects.shard import ShardOp
@@ -85,6 +87,18 @@ def test_megatron_plan_under_a_memory_limit() -> None:
 def test_without_a_limit_whole_weights_need_no_communication() -> None:
     module = auto_shard(mlp("[[]]", "[[]]"))
     assert arrives(module, 1).is_replicated and arrives(module, 2).is_replicated
+
+
+def test_xshard_run_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "mlp.mlir"
+    program.write_text(mlp("[[]]", "[[]]"))
+    limit = str(WEIGHT_BYTES - 1)
+    with pytest.raises(SystemExit) as done:
+        main([str(program), "--devices", "8", "--auto-sharding", "--memory-limit", limit, "--json"])
+    assert done.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["match"] is True
+    assert report["collectives"] == [{"op": "all_reduce", "count": 1, "bytes": 16 * 64 * 4}]
 
 
 def test_data_parallel_through_the_pipeline() -> None:

@@ -73,6 +73,18 @@ def _parser() -> argparse.ArgumentParser:
         help="skip sharding-propagation (xshard-spmd{propagate=false}): partition only "
         "what the program annotates",
     )
+    p.add_argument(
+        "--auto-sharding",
+        action="store_true",
+        help="choose every layout with auto-sharding instead of propagating "
+        "(xshard-spmd{auto-sharding=true})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=int,
+        metavar="BYTES",
+        help="auto-sharding's memory limit per device (default: none)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -134,6 +146,8 @@ def _run(args: argparse.Namespace) -> int:
             simplify=args.simplify,
             propagate=args.propagate,
             strategy=args.strategy,
+            auto_sharding=args.auto_sharding,
+            memory_limit=args.memory_limit,
             ctx=ctx,
         )
     except (ParseError, DiagnosticError) as err:
