@@ -65,6 +65,7 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.auto.ilp import Infeasible, Problem, Solution, solve
 from xshard.transforms.auto.strategies import (
+    Partial,
     follow,
     is_elementwise,
     op_options,
@@ -227,20 +228,24 @@ class _Planner:
                 raise DiagnosticError(op, f"invalid sharding option: {err}") from err
             return self.problem.add_group(1), [fixed]
         if is_elementwise(op, rule):
-            rank = len(rule.loops)
-            for v in op.operands:
+            for i, v in enumerate(op.operands):
                 src = self.sources.get(v)
                 if isinstance(src, _Var) and shape_of(v) == shape_of(op.results[0]):
-                    options = [follow(s, rank) for s in src.layouts]
+                    held: list[Sharding | None] = [None] * len(op.operands)
+                    options = []
+                    for s in src.layouts:
+                        held[i] = s
+                        options.append(follow(rule, s, held))
                     if all(option_fits(op, rule, o, self.grid) for o in options):
                         return src.group, options
-        options = op_options(op, rule, self.grid)
+        partials = [self.partial_states(v) for v in op.operands]
+        options = op_options(op, rule, self.grid, partials)
         return self.problem.add_group(len(options)), options
 
     def join(self, op: Operation, wanted: _Var) -> None:
         """Decide source op `op` with its reader: under each strategy, as `wanted` says."""
         rule = rule_of(op)
-        options = [follow(without_partial(s), len(rule.loops)) for s in wanted.layouts]
+        options = [follow(rule, without_partial(s), []) for s in wanted.layouts]
         if not is_elementwise(op, rule) or not all(
             option_fits(op, rule, o, self.grid) for o in options
         ):
@@ -249,6 +254,12 @@ class _Planner:
         self.options[op] = (wanted.group, options, rule)
         layouts = tuple(result_sharding(rule, o, 0) for o in options)
         self.add_value(op.results[0], _Var(wanted.group, layouts))
+
+    def partial_states(self, value: SSAValue) -> set[Partial]:
+        """The partial states `value` may be in, under any strategy."""
+        src = self.sources.get(value)
+        layouts = () if src is None else (src,) if isinstance(src, Sharding) else src.layouts
+        return {(s.partial_axes, s.partial_kind) for s in layouts if s.is_partial}
 
     def settle(self, value: SSAValue) -> None:
         """A returned value leaves in its layout, settled if partial."""
