@@ -119,6 +119,17 @@ def test_every_end_to_end_program_auto_sharded_matches_one_device(path: Path) ->
     assert report.match, report.max_abs_error
 
 
+def test_partial_sums_flow_unreduced() -> None:
+    """A convolution's partial sum through pooling, select_and_scatter, pad and reverse:
+    the plan carries it to the end and settles it once, the analytic minimum."""
+    module = LocatingParser(
+        xshard_context(), (E2E / "partial_flow_8.mlir").read_text(), "partial_flow_8.mlir"
+    ).parse_module()
+    report = run_module(module, 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]
+
+
 def test_integer_program_solved_by_hand() -> None:
     """Groups A (2 strategies), B (2), C (3). A and B pay 5 to disagree; B1 cannot feed
     C2 nor B0 feed C1. Without a limit (A0, B0, C0) costs 0 + 1 + 0 = 1, least of all;
