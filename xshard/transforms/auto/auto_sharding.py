@@ -129,7 +129,7 @@ class _Planner:
         self.sources: dict[SSAValue, Source] = {}
         self.options: dict[Operation, tuple[int, list[ShardingOption], ShardingRule]] = {}
         """Each decided op: its group and its option under each of the group's strategies."""
-        self.user_shards = [op for op in self.block.ops if isinstance(op, ShardOp)]
+        self.user_shards = {op for op in self.block.ops if isinstance(op, ShardOp)}
         self.fixed_cost = 0.0
         self.costs: dict[tuple, float] = {}
         self.deferred: dict[SSAValue, Operation] = {}
@@ -391,14 +391,14 @@ class AutoShardingPass(ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.memory_limit is not None and self.memory_limit <= 0:
+            raise DiagnosticError(op, f"memory-limit must be positive, got {self.memory_limit}")
         for fn in op.walk():
             if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                 continue
             grid = function_grid(fn)
             if grid is None:
                 continue
-            if self.memory_limit is not None and self.memory_limit <= 0:
-                raise DiagnosticError(fn, f"memory-limit must be positive, got {self.memory_limit}")
             planner = _Planner(fn, grid, self.memory_limit, CostModel())
             planner.build()
             solution = planner.solve()
