@@ -152,6 +152,7 @@ def test_integer_program_solved_by_hand() -> None:
     p.limit = 5
     with pytest.raises(Infeasible):
         solve(p)
+    assert solve(Problem(base=8)).memory == 8  # nothing to decide: no solver call
 
 
 def test_user_annotations_are_kept() -> None:

@@ -67,6 +67,8 @@ class Infeasible(Exception):
 
 
 def solve(p: Problem) -> Solution:
+    if not p.linear:
+        return Solution([], 0.0, p.base, 0.0)
     offsets = np.cumsum([0] + [len(c) for c in p.linear])
     n_s = int(offsets[-1])
     cost = [c * SCALE if isfinite(c) else 0.0 for row in p.linear for c in row]
