@@ -5,9 +5,11 @@ dot_generals, a zero constant, a maximum, an add), batch 16, width 64, hidden 25
 with the input and output annotated replicated and every weight an argument. Each
 size runs the pass in-process (parse excluded) with and without a memory limit of a
 quarter of the replicated weights, and prints the wall time of the pass, the solver's
-time, the modeled cost and the per-device memory of the plan.
+time, the modeled cost and the per-device memory of the plan. `--jax` instead runs the
+pass on the six real JAX programs of `xshard.testing.jax_programs` (2x4 mesh, after the
+import passes), with no limit.
 
-    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4]
+    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--jax]
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import time
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.transforms.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.spmd_pipeline import import_passes
 
 _X = "tensor<16x64xf32>"
 _H = "tensor<16x256xf32>"
@@ -53,9 +57,12 @@ def program(blocks: int, grid: str) -> str:
     return "\n".join(lines)
 
 
-def run(text: str, limit: int | None) -> tuple[float, str]:
+def run(text: str, limit: int | None, imported: bool = False) -> tuple[float, str]:
     ctx = xshard_context()
     module = LocatingParser(ctx, text, "bench").parse_module()
+    if imported:
+        for phase in import_passes():
+            phase.apply(ctx, module)
     report = io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stderr(report):
@@ -67,7 +74,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--blocks", type=int, default=20, help="5 ops each (default 20)")
     parser.add_argument("--grid", default="8", help="grid shape, e.g. 8 or 2x4")
+    parser.add_argument("--jax", action="store_true", help="the six real JAX programs")
     args = parser.parse_args()
+    if args.jax:
+        os.environ.setdefault("JAX_PLATFORMS", "cpu")
+        flags = os.environ.get("XLA_FLAGS", "")
+        os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count=8"
+        from xshard.testing.jax_programs import PROGRAMS, mesh_2x4  # loads jax
+
+        mesh = mesh_2x4()
+        for name in sorted(PROGRAMS):
+            seconds, line = run(PROGRAMS[name](mesh).text(), None, imported=True)
+            print(f"{name}: pass {seconds:.2f} s; {line}")
+        return
     text = program(args.blocks, args.grid)
     weights = args.blocks * 2 * 64 * 256 * 4
     print(f"{5 * args.blocks} ops, grid {args.grid}, replicated weights {weights} bytes")

@@ -270,6 +270,10 @@ class _Planner:
             self.edge(value, src, _Var(src.group, tuple(map(without_partial, src.layouts))))
 
     def cost(self, value: SSAValue, src: Sharding, dst: Sharding) -> float:
+        if src == dst or (
+            src.is_replicated and not dst.halo_sizes and not dst.sharded_dims_offsets
+        ):
+            return 0.0  # nothing to do, or a local slice (and zeros, for a partial `dst`)
         key = (src, dst, value.type)
         if key not in self.costs:
             try:
