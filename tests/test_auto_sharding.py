@@ -21,7 +21,10 @@ from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.run import Collective, run_module
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.auto.auto_sharding import AutoShardingPass
+from xshard.sharding.grid import Grid
 from xshard.transforms.auto.ilp import Infeasible, Problem, plan_cost, solve
+from xshard.transforms.auto.strategies import op_options, value_layouts
+from xshard.transforms.propagation.sharding_propagation import rule_of
 
 E2E = Path(__file__).parent / "e2e"
 WEIGHT_BYTES = 64 * 256 * 4
@@ -128,6 +131,34 @@ def test_partial_sums_flow_unreduced() -> None:
     report = run_module(module, 8, auto_sharding=True)
     assert report.match, report.max_abs_error
     assert report.collectives == [Collective("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]
+
+
+def test_candidates() -> None:
+    """The first dot_general of the MLP (loops: rows, hidden, contracted) on a grid of 8:
+    replicated first, then the axis on each loop. On 2x4 each axis goes to one of the 3
+    loops or none (4 x 4 = 16, all dividing), both on one loop included. The input
+    (16x64) on 2x4: each axis on a dim or none, 3 x 3 = 9 layouts; on a grid of 32 only
+    its 64 columns split."""
+    module = parse(mlp("[[]]", "[[]]"))
+    dot = next(op for op in entry(module).body.block.ops if op.name == "stablehlo.dot_general")
+    rule = rule_of(dot)
+    options = op_options(dot, rule, Grid("tp", (8,)), [set(), set()])
+    assert [o.loop_axes for o in options] == [
+        ((), (), ()),
+        ((0,), (), ()),
+        ((), (0,), ()),
+        ((), (), (0,)),
+    ]
+    options = op_options(dot, rule, Grid("tp", (2, 4)), [set(), set()])
+    assert len(options) == 16 and options[0].is_empty
+    assert ((0, 1), (), ()) in [o.loop_axes for o in options]
+    layouts = value_layouts(entry(module).body.block.args[0], Grid("tp", (2, 4)))
+    assert len(layouts) == 9 and layouts[0].is_replicated
+    x = entry(module).body.block.args[0]
+    assert value_layouts(x, Grid("tp", (32,))) == [
+        Sharding.replicated("tp"),
+        Sharding.of("tp", [[], [0]]),
+    ]
 
 
 def test_integer_program_solved_by_hand() -> None:
