@@ -19,9 +19,9 @@ from xshard.diagnostics import DiagnosticError, LocatingParser
 from xshard.dialects.shard import ShardOp
 from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.run import Collective, run_module
+from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.auto.auto_sharding import AutoShardingPass
-from xshard.sharding.grid import Grid
 from xshard.transforms.auto.ilp import Infeasible, Problem, plan_cost, solve
 from xshard.transforms.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
