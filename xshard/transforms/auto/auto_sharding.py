@@ -292,7 +292,7 @@ class _Planner:
         """The reshard of `value` from `src` to `dst`, into the problem's costs."""
         p = self.problem
         if isinstance(src, Sharding) and isinstance(dst, Sharding):
-            self.fixed_cost += self.cost(value, src, dst) if src != dst else 0.0
+            self.fixed_cost += self.cost(value, src, dst)
         elif isinstance(src, Sharding):
             assert isinstance(dst, _Var)
             for b, d in enumerate(dst.layouts):
