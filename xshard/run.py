@@ -304,12 +304,15 @@ def run_module(
     propagate: bool = True,
     strategy: Strategy = "aggressive",
     overlap: Overlap = "none",
+    auto_sharding: bool = False,
+    memory_limit: int | None = None,
     inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:
     """Run `module` (global, annotated; changed in place into the per-device program)
     on `devices` devices and on one, and compare. `inputs` are the global arguments
-    (default: seeded random ones, `random_inputs`).
+    (default: seeded random ones, `random_inputs`); `auto_sharding` and `memory_limit`
+    as `xshard-spmd`'s.
 
     Bad input raises `DiagnosticError` (located) and XLA failures `BridgeError`.
     """
@@ -323,6 +326,8 @@ def run_module(
         propagate=propagate,
         strategy=strategy,
         overlap=overlap,
+        auto_sharding=auto_sharding,
+        memory_limit=memory_limit,
     )
     phases = pipeline.passes()
     first = len(import_passes())

@@ -80,6 +80,18 @@ def _parser() -> argparse.ArgumentParser:
         help="split an all_gather feeding a matmul into overlapped steps "
         "(xshard-spmd{overlap=...}, shard-decompose-all-gather; default: none)",
     )
+    p.add_argument(
+        "--auto-sharding",
+        action="store_true",
+        help="choose every layout with auto-sharding instead of propagating "
+        "(xshard-spmd{auto-sharding=true})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=int,
+        metavar="BYTES",
+        help="auto-sharding's memory limit per device (default: none)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -142,6 +154,8 @@ def _run(args: argparse.Namespace) -> int:
             propagate=args.propagate,
             strategy=args.strategy,
             overlap=args.overlap,
+            auto_sharding=args.auto_sharding,
+            memory_limit=args.memory_limit,
             ctx=ctx,
         )
     except (ParseError, DiagnosticError) as err:

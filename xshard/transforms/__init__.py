@@ -22,6 +22,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "convert-stablehlo-to-tcp": ("frontend.convert_stablehlo_to_tcp", "ConvertStablehloToTcpPass"),
     "convert-tcp-to-stablehlo": ("frontend.convert_tcp_to_stablehlo", "ConvertTcpToStablehloPass"),
     "sharding-propagation": ("propagation.sharding_propagation", "ShardingPropagationPass"),
+    "auto-sharding": ("auto.auto_sharding", "AutoShardingPass"),
     "sharding-report": ("propagation.sharding_report", "ShardingReportPass"),
     "shard-partition": ("partition.shard_partition", "ShardPartitionPass"),
     "convert-shard-to-stablehlo": (

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xshard.diagnostics import verify_located
+from xshard.transforms.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.export.convert_shard_to_stablehlo import (
     ConvertShardToStablehloPass,
     Target,
@@ -67,11 +68,13 @@ class SpmdPipelinePass(ModulePass):
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
     true (default) | false: false skips shard-simplify, to measure what it saves,
     `propagate` = true (default) | false: false partitions only what the program
-    annotates (shard-partition treats the rest as it finds it), `overlap` = none
-    (default) | broadcast | ring | auto: shard-decompose-all-gather's strategy, after
-    shard-simplify, to overlap an all_gather with the matmul consuming it;
-    `verify-each` = false (default) | true: verify the module after every phase, not
-    only where the driver does (before and after the pipeline)."""
+    annotates (shard-partition treats the rest as it finds it), `auto-sharding` = false
+    (default) | true: true chooses every value's layout with `auto-sharding` (under
+    `memory-limit`, bytes per device) instead of propagating the annotations,
+    `overlap` = none (default) | broadcast | ring | auto: shard-decompose-all-gather's
+    strategy, after shard-simplify, to overlap an all_gather with the matmul consuming
+    it; `verify-each` = false (default) | true: verify the module after every phase,
+    not only where the driver does (before and after the pipeline)."""
 
     name = "xshard-spmd"
 
@@ -81,15 +84,17 @@ class SpmdPipelinePass(ModulePass):
     simplify: bool = True
     propagate: bool = True
     strategy: Strategy = "aggressive"
+    auto_sharding: bool = False
+    memory_limit: int | None = None
     overlap: Overlap = "none"
     verify_each: bool = False
 
     def passes(self) -> tuple[ModulePass, ...]:
-        """The phases in order: import, propagation, partition, collective
+        """The phases in order: import, propagation (or auto-sharding), partition, collective
         optimisation (shard-simplify), export."""
         return (
             *import_passes(),
-            *((ShardingPropagationPass(self.traversal, self.strategy),) if self.propagate else ()),
+            *self.layout_passes(),
             ShardPartitionPass(self.arguments),
             *((ShardSimplifyPass(),) if self.simplify else ()),
             *(
@@ -100,6 +105,13 @@ class SpmdPipelinePass(ModulePass):
             LowerTcpIfPresentPass(),
             ConvertShardToStablehloPass(self.target),
         )
+
+    def layout_passes(self) -> tuple[ModulePass, ...]:
+        if self.auto_sharding:
+            return (AutoShardingPass(self.memory_limit),)
+        if self.propagate:
+            return (ShardingPropagationPass(self.traversal, self.strategy),)
+        return ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for phase in self.passes():

@@ -92,7 +92,7 @@ def _is_use_annotation(op: Operation) -> bool:
     return isinstance(op, ShardOp) and op.annotate_for_users is not None
 
 
-def _needs_model(op: Operation) -> bool:
+def needs_model(op: Operation) -> bool:
     if isinstance(op, ShardOp | ShardingOp | GetShardingOp | GridOp) or op.has_trait(IsTerminator):
         return False
     if op.has_trait(ConstantLike) and model_for(op) is None:
@@ -142,7 +142,7 @@ class _FunctionPropagation:
 
     def run(self) -> None:
         block = self.block
-        ops = [op for op in block.ops if _needs_model(op)]
+        ops = [op for op in block.ops if needs_model(op)]
         for op in ops:
             self.rules[op] = self.rule_of(op)
         for op in block.ops:
@@ -381,7 +381,7 @@ class ShardingPropagationPass(ModulePass):
                 if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                     continue
                 if self.strategy == "aggressive":
-                    rules = {o: rule_of(o) for o in fn.body.block.ops if _needs_model(o)}
+                    rules = {o: rule_of(o) for o in fn.body.block.ops if needs_model(o)}
                     FactorPropagation(fn, rules).run()
                 else:
                     _FunctionPropagation(fn, self.traversal).run()

@@ -1,0 +1,231 @@
+"""`auto-sharding`: the plans it finds on an MLP, run on 8 simulated devices against one;
+its integer program on a case solved by hand; the user's annotations kept; a memory
+limit nothing meets refused with a located error."""
+
+from __future__ import annotations
+
+import json
+from math import inf
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from xshard.cli.run import main
+from xshard.context import xshard_context
+from xshard.diagnostics import DiagnosticError, LocatingParser
+from xshard.dialects.shard import ShardOp
+from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.run import Collective, run_module
+from xshard.sharding.grid import Grid
+from xshard.sharding.sharding import Sharding
+from xshard.transforms.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.auto.ilp import Infeasible, Problem, plan_cost, solve
+from xshard.transforms.auto.strategies import op_options, value_layouts
+from xshard.transforms.propagation.sharding_propagation import rule_of
+
+E2E = Path(__file__).parent / "e2e"
+WEIGHT_BYTES = 64 * 256 * 4
+"""One replicated weight of the MLP, per device."""
+
+
+def mlp(x: str, y: str, extra: str = "") -> str:
+    """relu(x W1) W2 on a 1-D grid of 8; `x` annotates the input, `y` the output (the
+    return reads it), as split axes lists; `extra` lines go after the input's."""
+    return f"""
+shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>)
+    -> tensor<16x64xf32> {{
+  %in = shard.sharding @tp split_axes = {x} : !shard.sharding
+  %x_s = shard.shard %x to %in : tensor<16x64xf32>
+  {extra}
+  %h = stablehlo.dot_general %x_s, %w1, contracting_dims = [1] x [0]
+    : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<16x256xf32>
+  %a = stablehlo.maximum %h, %zero : tensor<16x256xf32>
+  %y = stablehlo.dot_general %a, %w2, contracting_dims = [1] x [0]
+    : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  %out = shard.sharding @tp split_axes = {y} : !shard.sharding
+  %y_s = shard.shard %y to %out annotate_for_users : tensor<16x64xf32>
+  func.return %y_s : tensor<16x64xf32>
+}}
+"""
+
+
+def parse(text: str) -> ModuleOp:
+    return LocatingParser(xshard_context(), text, "mlp.mlir").parse_module()
+
+
+def auto_shard(text: str, limit: int | None = None) -> ModuleOp:
+    module = parse(text)
+    AutoShardingPass(memory_limit=limit).apply(xshard_context(), module)
+    return module
+
+
+def entry(module: ModuleOp) -> func.FuncOp:
+    return next(op for op in module.walk() if isinstance(op, func.FuncOp))
+
+
+def arrives(module: ModuleOp, index: int) -> Sharding:
+    """The layout argument `index` arrives in (its first result annotation)."""
+    shard = result_annotation(entry(module).body.block.args[index])
+    assert shard is not None
+    return sharding_of(shard.sharding, shard)
+
+
+def test_megatron_plan_under_a_memory_limit() -> None:
+    """Input and output whole, and too little memory for one whole weight: W1 by columns,
+    W2 by rows, the one all_reduce settles the output."""
+    limit = WEIGHT_BYTES - 1
+    module = auto_shard(mlp("[[]]", "[[]]"), limit)
+    assert arrives(module, 1) == Sharding.of("tp", [[], [0]])
+    assert arrives(module, 2) == Sharding.of("tp", [[0]])
+    report = run_module(module, 8, propagate=False)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 16 * 64 * 4)]
+
+
+def test_without_a_limit_whole_weights_need_no_communication() -> None:
+    module = auto_shard(mlp("[[]]", "[[]]"))
+    assert arrives(module, 1).is_replicated and arrives(module, 2).is_replicated
+
+
+def test_xshard_run_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "mlp.mlir"
+    program.write_text(mlp("[[]]", "[[]]"))
+    limit = str(WEIGHT_BYTES - 1)
+    with pytest.raises(SystemExit) as done:
+        main([str(program), "--devices", "8", "--auto-sharding", "--memory-limit", limit, "--json"])
+    assert done.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["match"] is True
+    assert report["collectives"] == [{"op": "all_reduce", "count": 1, "bytes": 16 * 64 * 4}]
+
+
+def test_data_parallel_through_the_pipeline() -> None:
+    """Input and output split on the batch, no limit: weights whole, no collective."""
+    module = auto_shard(mlp("[[0]]", "[[0]]"))
+    assert arrives(module, 1).is_replicated and arrives(module, 2).is_replicated
+    report = run_module(parse(mlp("[[0]]", "[[0]]")), 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
+    assert report.collectives == []
+
+
+@pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
+def test_every_end_to_end_program_auto_sharded_matches_one_device(path: Path) -> None:
+    """Whatever plan it finds is written so that shard-partition builds a correct
+    program from it (convolutions, gathers, scatters, control flow, partial values)."""
+    module = LocatingParser(xshard_context(), path.read_text(), str(path)).parse_module()
+    report = run_module(module, 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
+
+
+def test_partial_sums_flow_unreduced() -> None:
+    """A convolution's partial sum through pooling, select_and_scatter, pad and reverse:
+    the plan carries it to the end and settles it once, the analytic minimum."""
+    module = LocatingParser(
+        xshard_context(), (E2E / "partial_flow_8.mlir").read_text(), "partial_flow_8.mlir"
+    ).parse_module()
+    report = run_module(module, 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 2 * 10 * 8 * 8 * 4)]
+
+
+def test_candidates() -> None:
+    """The first dot_general of the MLP (loops: rows, hidden, contracted) on a grid of 8:
+    replicated first, then the axis on each loop. On 2x4 each axis goes to one of the 3
+    loops or none (4 x 4 = 16, all dividing), both on one loop included. The input
+    (16x64) on 2x4: each axis on a dim or none, 3 x 3 = 9 layouts; on a grid of 32 only
+    its 64 columns split."""
+    module = parse(mlp("[[]]", "[[]]"))
+    dot = next(op for op in entry(module).body.block.ops if op.name == "stablehlo.dot_general")
+    rule = rule_of(dot)
+    options = op_options(dot, rule, Grid("tp", (8,)), [set(), set()])
+    assert [o.loop_axes for o in options] == [
+        ((), (), ()),
+        ((0,), (), ()),
+        ((), (0,), ()),
+        ((), (), (0,)),
+    ]
+    options = op_options(dot, rule, Grid("tp", (2, 4)), [set(), set()])
+    assert len(options) == 16 and options[0].is_empty
+    assert ((0, 1), (), ()) in [o.loop_axes for o in options]
+    layouts = value_layouts(entry(module).body.block.args[0], Grid("tp", (2, 4)))
+    assert len(layouts) == 9 and layouts[0].is_replicated
+    x = entry(module).body.block.args[0]
+    assert value_layouts(x, Grid("tp", (32,))) == [
+        Sharding.replicated("tp"),
+        Sharding.of("tp", [[], [0]]),
+    ]
+
+
+def test_integer_program_solved_by_hand() -> None:
+    """Groups A (2 strategies), B (2), C (3). A and B pay 5 to disagree; B1 cannot feed
+    C2 nor B0 feed C1. Without a limit (A0, B0, C0) costs 0 + 1 + 0 = 1, least of all;
+    at 15 bytes it holds 30, and the cheapest plan that fits is (A1, B1, C1): 4 + 0 + 0,
+    14 bytes ((A1, B0, C2) fits too but costs 4 + 1 + 2 + 5 + 1 = 13). At 5 bytes only
+    (A1, B1, C2) fits, which the forbidden pair rules out."""
+    p = Problem()
+    a, b, c = p.add_group(2), p.add_group(2), p.add_group(3)
+    p.linear = [[0.0, 4.0], [1.0, 0.0], [0.0, 0.0, 2.0]]
+    p.memory = [[10, 2], [10, 2], [10, 10, 1]]
+    p.add_pair(a, b, np.array([[0.0, 5.0], [5.0, 0.0]]))
+    p.add_pair(c, b, np.array([[0.0, 3.0], [inf, 0.0], [1.0, inf]]))  # (C, B), transposed
+    best = solve(p)
+    assert (best.choice, best.cost, best.memory) == ([0, 0, 0], 1.0, 30)
+    p.limit = 15
+    best = solve(p)
+    assert (best.choice, best.memory) == ([1, 1, 1], 14)
+    assert best.cost == pytest.approx(4.0)
+    assert plan_cost(p, [1, 0, 2]) == pytest.approx(13.0)
+    p.limit = 5
+    with pytest.raises(Infeasible):
+        solve(p)
+    assert solve(Problem(base=8)).memory == 8  # nothing to decide: no solver call
+
+
+def test_user_annotations_are_kept() -> None:
+    """W1 fixed split by rows and the hidden layer by batch, both worse than free
+    choices: they stay as written, in place (the hidden layer's becomes a reshard), and
+    the program still matches."""
+    extra = """%rows = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %w1_s = shard.shard %w1 to %rows : tensor<64x256xf32>"""
+    text = mlp("[[]]", "[[]]", extra).replace("%x_s, %w1,", "%x_s, %w1_s,")
+    text = text.replace(
+        "  %zero =",
+        "  %hb = shard.sharding @tp split_axes = [[0]] : !shard.sharding\n"
+        "  %h_s = shard.shard %h to %hb : tensor<16x256xf32>\n  %zero =",
+    ).replace("maximum %h,", "maximum %h_s,")
+    module = parse(text)
+    users = [op for op in module.walk() if isinstance(op, ShardOp)]
+    written = [(sharding_of(op.sharding, op), op.annotate_for_users) for op in users]
+    AutoShardingPass(memory_limit=WEIGHT_BYTES - 1).apply(xshard_context(), module)
+    block = entry(module).body.block
+    assert all(op.parent_block() is block for op in users)
+    assert [(sharding_of(op.sharding, op), op.annotate_for_users) for op in users] == written
+    assert arrives(module, 1) == Sharding.of("tp", [[0]])
+    (h_s,) = (op for op in users if op.result.name_hint == "h_s")
+    chosen = h_s.src.owner  # now a reshard from the layout chosen for %h
+    assert isinstance(chosen, ShardOp) and chosen not in users
+    report = run_module(module, 8, propagate=False)
+    assert report.match, report.max_abs_error
+
+
+def test_an_unreachable_memory_limit_is_a_located_error() -> None:
+    module = parse(mlp("[[]]", "[[]]"))
+    with pytest.raises(DiagnosticError) as err:
+        AutoShardingPass(memory_limit=100).apply(xshard_context(), module)
+    assert isinstance(err.value.op, func.FuncOp)
+    assert "memory-limit=100 cannot be met" in err.value.message
+
+
+def test_report(capsys: pytest.CaptureFixture[str]) -> None:
+    AutoShardingPass(memory_limit=WEIGHT_BYTES - 1, report=True).apply(
+        xshard_context(), parse(mlp("[[]]", "[[]]"))
+    )
+    line = capsys.readouterr().err
+    # the all_reduce of the 4 KiB output over 8 devices on NVLink: 14 steps of 5 us
+    assert line.startswith("auto-sharding @main: cost 7.00")
+    assert "solved in" in line

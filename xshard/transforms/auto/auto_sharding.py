@@ -1,0 +1,418 @@
+"""`auto-sharding`: choose a sharding for every tensor value by integer programming.
+
+The RFC's "sharding mutation", solved as Alpa and XLA's auto-sharding do. Each op with
+a sharding model is a decision among its candidate options (`strategies.py`), each
+argument a decision among its layouts; `shard.shard` ops the user wrote, and ops with a
+`shard.sharding_option`, are fixed and never changed. An edge from a value to a user
+costs `CostModel.reshard_time` from the layout the producer's choice gives to the
+layout the user's choice wants (a pair with no reshard is forbidden); a returned value
+left partial costs its settling. The program (`ilp.py`) minimizes the summed cost under
+`memory-limit`: per device, every argument and op result counted at once in its chosen
+layout (an upper bound on what is live; the copies reshards make are not counted).
+
+Coarsening: an elementwise op reading a value of its own shape from another decision
+joins that decision (its loops take that value's split axes), so a chain of them is
+one variable; a constant (an op reading no tensor) joins its first reader's decision,
+laid out as that reader wants it.
+
+The plan is written as `sharding-propagation` writes its annotations, so
+`shard-partition` follows it: a result annotation on every argument and op result,
+and an `annotate_for_users` annotation wherever a user wants another layout (a
+returned partial value is settled). A user's result annotation that differs from the
+chosen layout reads the chosen one, i.e. it becomes a reshard.
+
+Options: `memory-limit` (bytes per device; default: none), `report` (default false):
+print each function's modeled cost, memory, decision count and solver time to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from math import inf
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
+
+from xshard.diagnostics import DiagnosticError
+from xshard.dialects.shard import GridOp, ShardingOp, ShardOp, lookup_grid
+from xshard.interfaces.annotations import (
+    annotation,
+    is_result_annotation,
+    result_annotation,
+    sharding_of,
+    sharding_option_of,
+)
+from xshard.interfaces.sharding_interface import ShardingRule
+from xshard.interfaces.sharding_option import (
+    ShardingConflict,
+    ShardingOption,
+    operand_layout,
+    option_fits,
+    option_from_loops,
+    result_sharding,
+    without_partial,
+)
+from xshard.sharding.cost_model import CostModel, shard_bytes
+from xshard.sharding.errors import ShardingError
+from xshard.sharding.grid import Grid
+from xshard.sharding.sharding import Sharding
+from xshard.transforms.auto.ilp import Infeasible, Problem, Solution, solve
+from xshard.transforms.auto.strategies import (
+    Partial,
+    follow,
+    is_elementwise,
+    op_options,
+    shape_of,
+    value_layouts,
+)
+from xshard.transforms.partition.reshard import element_bytes
+from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
+
+
+@dataclass(frozen=True)
+class _Var:
+    """A value whose layout is decided by group `group`: `layouts[a]` under strategy `a`."""
+
+    group: int
+    layouts: tuple[Sharding, ...]
+
+
+Source = Sharding | _Var
+"""Where a value's layout comes from: fixed, or a decision."""
+
+
+def _is_tensor(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType)
+
+
+def function_grid(fn: func.FuncOp) -> Grid | None:
+    """The one grid `fn` is laid out on: the one its annotations name, else the module's
+    only `shard.grid`; None when there is none."""
+    names = {op.grid.root_reference.data for op in fn.walk() if isinstance(op, ShardingOp)}
+    table = fn.parent_op()
+    if not names and table is not None:
+        names = {op.sym_name.data for op in table.walk() if isinstance(op, GridOp)}
+    if not names:
+        return None
+    if len(names) > 1:
+        raise DiagnosticError(
+            fn, f"auto-sharding lays a function out on one grid, found {sorted(names)}"
+        )
+    (name,) = names
+    found = lookup_grid(fn, SymbolRefAttr(name))
+    if found is None:
+        raise DiagnosticError(fn, f"undefined grid @{name}")
+    shape = found.shape_tuple()
+    if None in shape:
+        raise DiagnosticError(fn, f"auto-sharding needs a static grid, @{name} has {shape}")
+    return Grid(name, shape)
+
+
+class _Planner:
+    """One function: its decisions as a `Problem`, then the chosen plan written back."""
+
+    def __init__(self, fn: func.FuncOp, grid: Grid, limit: int | None, model: CostModel):
+        if len(fn.body.blocks) != 1:
+            raise DiagnosticError(fn, "only functions with one block are supported")
+        self.fn = fn
+        self.block: Block = fn.body.block
+        self.grid = grid
+        self.model = model
+        self.problem = Problem(limit=limit)
+        self.sources: dict[SSAValue, Source] = {}
+        self.options: dict[Operation, tuple[int, list[ShardingOption], ShardingRule]] = {}
+        """Each decided op: its group and its option under each of the group's strategies."""
+        self.user_shards = {op for op in self.block.ops if isinstance(op, ShardOp)}
+        self.fixed_cost = 0.0
+        self.costs: dict[tuple, float] = {}
+        self.deferred: dict[SSAValue, Operation] = {}
+        """Source ops not decided yet, by their result (`is_source`)."""
+
+    # ------------------------------------------------------------------ the problem
+
+    def build(self) -> None:
+        for arg in self.block.args:
+            if not _is_tensor(arg):
+                continue
+            given = result_annotation(arg)  # the layout it arrives in, as shard-partition reads
+            if given is not None:
+                self.add_value(arg, sharding_of(given.sharding, given))
+            else:
+                self.add_value(arg, self.new_var(value_layouts(arg, self.grid)))
+        for op in self.block.ops:
+            if isinstance(op, ShardOp):
+                s = sharding_of(op.sharding, op)
+                self.edge(op.src, self.source(op.src), s)
+                self.sources[op.result] = s
+            elif op.has_trait(IsTerminator):
+                for v in op.operands:
+                    if _is_tensor(v) and not isinstance(v.owner, ShardOp):
+                        self.settle(v)
+            elif needs_model(op):
+                if self.is_source(op):
+                    self.deferred[op.results[0]] = op
+                else:
+                    self.add_op(op)
+            else:
+                for r in op.results:
+                    if _is_tensor(r):
+                        self.add_value(r, self.replicated)
+        for value in list(self.deferred):  # read by no op
+            self.source(value)
+
+    @property
+    def replicated(self) -> Sharding:
+        return Sharding.replicated(self.grid.name)
+
+    @property
+    def free_arguments(self) -> int:
+        return sum(isinstance(self.sources.get(a), _Var) for a in self.block.args)
+
+    def new_var(self, layouts: list[Sharding]) -> _Var:
+        return _Var(self.problem.add_group(len(layouts)), tuple(layouts))
+
+    def add_value(self, value: SSAValue, source: Source) -> None:
+        """Record `value`'s layout and count its bytes per device."""
+        self.sources[value] = source
+        shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
+        if isinstance(source, Sharding):
+            self.problem.base += shard_bytes(shape, elem, source, self.grid)
+            return
+        memory = self.problem.memory[source.group]
+        for a, s in enumerate(source.layouts):
+            memory[a] += shard_bytes(shape, elem, s, self.grid)
+
+    def is_source(self, op: Operation) -> bool:
+        """An op that reads no tensor and makes one (a constant, an iota): it is decided
+        with its first reader, laid out as that reader wants it."""
+        return (
+            len(op.results) == 1
+            and _is_tensor(op.results[0])
+            and not any(map(_is_tensor, op.operands))
+            and sharding_option_of(op) is None
+        )
+
+    def source(self, value: SSAValue) -> Source:
+        """`value`'s layout source; a deferred source op read here becomes its own decision."""
+        if value in self.deferred:
+            self.add_op(self.deferred.pop(value))
+        return self.sources.get(value, self.replicated)
+
+    def add_op(self, op: Operation) -> None:
+        rule = rule_of(op)
+        group, options = self.decision(op, rule)
+        self.options[op] = (group, options, rule)
+        for i, v in enumerate(op.operands):
+            if _is_tensor(v):
+                wants = tuple(operand_layout(rule, o, i, v) or self.replicated for o in options)
+                if v in self.deferred:
+                    self.join(self.deferred.pop(v), _Var(group, wants))
+                self.edge(v, self.source(v), _Var(group, wants))
+        for j, r in enumerate(op.results):
+            if _is_tensor(r):
+                self.add_value(r, _Var(group, tuple(result_sharding(rule, o, j) for o in options)))
+
+    def decision(self, op: Operation, rule: ShardingRule) -> tuple[int, list[ShardingOption]]:
+        """The group deciding `op`'s option, and its option under each strategy."""
+        if (given := sharding_option_of(op)) is not None:
+            try:
+                fixed = option_from_loops(rule, *given)
+            except ShardingConflict as err:
+                raise DiagnosticError(op, f"invalid sharding option: {err}") from err
+            return self.problem.add_group(1), [fixed]
+        if is_elementwise(op, rule):
+            for i, v in enumerate(op.operands):
+                src = self.sources.get(v)
+                if isinstance(src, _Var) and shape_of(v) == shape_of(op.results[0]):
+                    held: list[Sharding | None] = [None] * len(op.operands)
+                    options = []
+                    for s in src.layouts:
+                        held[i] = s
+                        options.append(follow(rule, s, held))
+                    if all(option_fits(op, rule, o, self.grid) for o in options):
+                        return src.group, options
+        partials = [self.partial_states(v) for v in op.operands]
+        options = op_options(op, rule, self.grid, partials)
+        return self.problem.add_group(len(options)), options
+
+    def join(self, op: Operation, wanted: _Var) -> None:
+        """Decide source op `op` with its reader: under each strategy, as `wanted` says."""
+        rule = rule_of(op)
+        options = [follow(rule, without_partial(s), []) for s in wanted.layouts]
+        if not is_elementwise(op, rule) or not all(
+            option_fits(op, rule, o, self.grid) for o in options
+        ):
+            self.add_op(op)
+            return
+        self.options[op] = (wanted.group, options, rule)
+        layouts = tuple(result_sharding(rule, o, 0) for o in options)
+        self.add_value(op.results[0], _Var(wanted.group, layouts))
+
+    def partial_states(self, value: SSAValue) -> set[Partial]:
+        """The partial states `value` may be in, under any strategy."""
+        src = self.sources.get(value)
+        layouts = () if src is None else (src,) if isinstance(src, Sharding) else src.layouts
+        return {(s.partial_axes, s.partial_kind) for s in layouts if s.is_partial}
+
+    def settle(self, value: SSAValue) -> None:
+        """A returned value leaves in its layout, settled if partial."""
+        src = self.source(value)
+        if isinstance(src, Sharding):
+            self.edge(value, src, without_partial(src))
+        else:
+            self.edge(value, src, _Var(src.group, tuple(map(without_partial, src.layouts))))
+
+    def cost(self, value: SSAValue, src: Sharding, dst: Sharding) -> float:
+        if src == dst or (
+            src.is_replicated and not dst.halo_sizes and not dst.sharded_dims_offsets
+        ):
+            return 0.0  # nothing to do, or a local slice (and zeros, for a partial `dst`)
+        key = (src, dst, value.type)
+        if key not in self.costs:
+            try:
+                self.costs[key] = self.model.reshard_time(
+                    src,
+                    dst,
+                    shape_of(value),
+                    self.grid,
+                    element_bytes(value.type),  # type: ignore[arg-type]
+                )
+            except ShardingError:
+                self.costs[key] = inf
+        return self.costs[key]
+
+    def edge(self, value: SSAValue, src: Source, dst: Source) -> None:
+        """The reshard of `value` from `src` to `dst`, into the problem's costs."""
+        p = self.problem
+        if isinstance(src, Sharding) and isinstance(dst, Sharding):
+            self.fixed_cost += self.cost(value, src, dst)
+        elif isinstance(src, Sharding):
+            assert isinstance(dst, _Var)
+            for b, d in enumerate(dst.layouts):
+                p.linear[dst.group][b] += self.cost(value, src, d)
+        elif isinstance(dst, Sharding):
+            for a, s in enumerate(src.layouts):
+                p.linear[src.group][a] += self.cost(value, s, dst)
+        elif src.group == dst.group:
+            for a, (s, d) in enumerate(zip(src.layouts, dst.layouts, strict=True)):
+                p.linear[src.group][a] += self.cost(value, s, d)
+        else:
+            costs = np.array([[self.cost(value, s, d) for d in dst.layouts] for s in src.layouts])
+            p.add_pair(src.group, dst.group, costs)
+
+    # ------------------------------------------------------------------ the plan
+
+    def solve(self) -> Solution:
+        limit = self.problem.limit
+        if limit is not None and (least := self.problem.least_memory()) > limit:
+            raise DiagnosticError(
+                self.fn,
+                f"memory-limit={limit} cannot be met: every plan holds at least {least} bytes "
+                "per device (all arguments and op results at once)",
+            )
+        try:
+            return solve(self.problem)
+        except Infeasible as err:
+            raise DiagnosticError(
+                self.fn, f"auto-sharding found no plan within memory-limit={limit}: {err}"
+            ) from err
+
+    def layout(self, source: Source, choice: list[int]) -> Sharding:
+        return source if isinstance(source, Sharding) else source.layouts[choice[source.group]]
+
+    def write(self, choice: list[int]) -> None:
+        rewriter = Rewriter()
+        held: dict[SSAValue, Sharding] = {}
+        """The layout each value is in, as `shard-partition` will see it."""
+        args: list[Operation] = []
+        for arg in self.block.args:
+            if isinstance(source := self.sources.get(arg), _Var):
+                s = self.layout(source, choice)
+                sharding, shard = annotation(arg, s, False)
+                arg.replace_uses_with_if(shard.result, lambda u, new=shard: u.operation is not new)
+                args += (sharding, shard)
+                held[shard.result] = s
+        for op in list(self.block.ops):
+            if isinstance(op, ShardOp) and op in self.user_shards:
+                held[op.result] = sharding_of(op.sharding, op)
+            elif op in self.options:
+                self.write_op(op, choice, held, rewriter)
+            elif op.has_trait(IsTerminator):
+                for i, v in enumerate(op.operands):
+                    s = held.get(v)
+                    if s is not None and s.is_partial and v.owner not in self.user_shards:
+                        sharding, shard = annotation(v, without_partial(s), True)
+                        rewriter.insert_op((sharding, shard), InsertPoint.before(op))
+                        op.operands[i] = shard.result
+        if args:
+            rewriter.insert_op(args, InsertPoint.at_start(self.block))
+
+    def write_op(
+        self, op: Operation, choice: list[int], held: dict[SSAValue, Sharding], rewriter: Rewriter
+    ) -> None:
+        group, options, rule = self.options[op]
+        option = options[choice[group]]
+        for i, v in enumerate(op.operands):
+            want = operand_layout(rule, option, i, v)
+            if want is not None and want != held.get(v, self.replicated):
+                sharding, shard = annotation(v, want, True)
+                rewriter.insert_op((sharding, shard), InsertPoint.before(op))
+                op.operands[i] = shard.result
+        for j, r in enumerate(op.results):
+            if not _is_tensor(r):
+                continue
+            s = result_sharding(rule, option, j)
+            same = [
+                u.operation
+                for u in r.uses
+                if u.operation in self.user_shards
+                and is_result_annotation(u.operation)
+                and sharding_of(u.operation.sharding, u.operation) == s
+            ]
+            if same:
+                target = same[0]
+            else:
+                sharding, target = annotation(r, s, False)
+                rewriter.insert_op((sharding, target), InsertPoint.after(op))
+            r.replace_uses_with_if(target.result, lambda u, t=target: u.operation is not t)
+            held[r] = held[target.result] = s
+
+
+@dataclass(frozen=True)
+class AutoShardingPass(ModulePass):
+    """Options: `memory-limit` (bytes per device, default none), `report` (default false)."""
+
+    name = "auto-sharding"
+
+    memory_limit: int | None = None
+    report: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.memory_limit is not None and self.memory_limit <= 0:
+            raise DiagnosticError(op, f"memory-limit must be positive, got {self.memory_limit}")
+        for fn in op.walk():
+            if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
+                continue
+            grid = function_grid(fn)
+            if grid is None:
+                continue
+            planner = _Planner(fn, grid, self.memory_limit, CostModel())
+            planner.build()
+            solution = planner.solve()
+            planner.write(solution.choice)
+            if self.report:
+                cost = solution.cost + planner.fixed_cost
+                print(
+                    f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
+                    f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
+                    f"for {len(planner.options)} ops and {planner.free_arguments} arguments, "
+                    f"solved in {solution.seconds:.3f} s",
+                    file=sys.stderr,
+                )
