@@ -85,3 +85,22 @@ def test_xshard_run_gives_all_gather_and_reduce_scatter_from_the_users_annotatio
         ("all_gather", 1),
         ("reduce_scatter", 1),
     ]
+
+
+@pytest.mark.parametrize("name", [n for n, p in tool.PROGRAMS.items() if p.level == "global"])
+def test_auto_sharding_from_the_inputs_alone_is_right_and_no_worse_than_jax(name: str):
+    """The auto-sharding row (arguments annotated, a memory limit below holding them
+    whole): right on 8 devices, and no more collectives or bytes per device than
+    jax.jit with every annotation."""
+    by = rows(name)
+    auto, xla = by[tool.AUTO], by[XLA]
+    assert auto.match is True
+    assert sum(n for _, n, _ in auto.collectives) <= sum(n for _, n, _ in xla.collectives)
+    assert auto.bytes <= xla.bytes
+
+
+def test_inputs_only_drops_every_annotation_for_users():
+    text = (tool.BENCHMARKS / "sequence_parallel_mlp.mlir").read_text()
+    stripped = tool._inputs_only(text)
+    assert "annotate_for_users" in text and "annotate_for_users" not in stripped
+    assert "func.return %y :" in stripped

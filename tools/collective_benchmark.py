@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 
 _HERE = Path(__file__).parent
@@ -84,6 +86,10 @@ PROGRAMS = {
 }
 
 VARIANTS = ("xshard, no shard-simplify", "xshard + shard-simplify", "jax.jit (XLA)")
+AUTO = "xshard auto-sharding, inputs only"
+"""The global programs with only their arguments annotated, laid out by `auto-sharding`
+under a memory limit of three quarters of the bytes their arguments take whole, so
+that the plan holding everything whole does not fit."""
 
 
 @dataclass(frozen=True)
@@ -118,11 +124,26 @@ def _summary(rows) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted((k, n, b) for k, (n, b) in tally.items()))
 
 
-def _parse(name: str):
+def _parse(name: str, inputs_only: bool = False):
     from xshard.testing.pass_numerics import parse
 
     path = BENCHMARKS / f"{name}.mlir"
-    return parse(path.read_text(), str(path))
+    return parse(_inputs_only(path.read_text()) if inputs_only else path.read_text(), str(path))
+
+
+def _inputs_only(text: str) -> str:
+    """The program with the annotations for users (constraints, result layouts) gone:
+    each benchmark returns `%<name>_s`, the annotation of `%<name>`."""
+    kept = [line for line in text.splitlines() if "annotate_for_users" not in line]
+    return re.sub(r"func\.return %(\w+)_s\b", r"func.return %\1", "\n".join(kept))
+
+
+def _memory_limit(name: str) -> int:
+    """Three quarters of the bytes of the program's arguments held whole (all f32)."""
+    from xshard.run import entry_function
+
+    args = entry_function(_parse(name)).body.block.args
+    return 3 * sum(4 * prod(a.type.get_shape()) for a in args) // 4
 
 
 def _device_passes(simplify: bool):
@@ -134,7 +155,7 @@ def _device_passes(simplify: bool):
     return [ShardSimplifyPass(), DetectCollectiveBroadcastPass()] if simplify else []
 
 
-def _gpu_rows(name: str, simplify: bool):
+def _gpu_rows(name: str, simplify: bool, auto: bool = False):
     """comm-report's rows of the StableHLO that xshard writes for a GPU."""
     from xshard.context import xshard_context
     from xshard.run import entry_function
@@ -144,8 +165,11 @@ def _gpu_rows(name: str, simplify: bool):
     )
     from xshard.transforms.spmd_pipeline import SpmdPipelinePass
 
-    module, ctx = _parse(name), xshard_context()
-    if PROGRAMS[name].level == "global":
+    module, ctx = _parse(name, auto), xshard_context()
+    if auto:
+        limit = _memory_limit(name)
+        passes = [SpmdPipelinePass(target="gpu", auto_sharding=True, memory_limit=limit)]
+    elif PROGRAMS[name].level == "global":
         passes = [SpmdPipelinePass(target="gpu", simplify=simplify)]
     else:
         passes = [*_device_passes(simplify), ConvertShardToStablehloPass(target="gpu")]
@@ -154,7 +178,7 @@ def _gpu_rows(name: str, simplify: bool):
     return collective_rows(entry_function(module))
 
 
-def _executes_right(name: str, simplify: bool) -> bool:
+def _executes_right(name: str, simplify: bool, auto: bool = False) -> bool:
     """Run on 8 simulated CPU devices and check the results."""
     import numpy as np
 
@@ -162,7 +186,10 @@ def _executes_right(name: str, simplify: bool) -> bool:
     from xshard.run import run_module
     from xshard.testing.pass_numerics import run_per_device
 
-    module = _parse(name)
+    module = _parse(name, auto)
+    if auto:
+        limit = _memory_limit(name)
+        return run_module(module, DEVICES, auto_sharding=True, memory_limit=limit).match
     if PROGRAMS[name].level == "global":
         return run_module(module, DEVICES, simplify=simplify).match
     for p in _device_passes(simplify):
@@ -173,12 +200,17 @@ def _executes_right(name: str, simplify: bool) -> bool:
 
 
 def benchmark(name: str, execute: bool = True) -> list[Row]:
-    """The three measured rows of program `name`, then its analytic minimum."""
+    """The measured rows of program `name` (the auto-sharding one for global programs
+    only), then its analytic minimum."""
     rows = []
     for variant, simplify in zip(VARIANTS[:2], (False, True), strict=True):
         found = _gpu_rows(name, simplify)
         match = _executes_right(name, simplify) if execute else None
         rows.append(Row(name, variant, _summary(found), sum(r.cost for r in found), match))
+    if PROGRAMS[name].level == "global":
+        found = _gpu_rows(name, True, auto=True)
+        match = _executes_right(name, True, auto=True) if execute else None
+        rows.append(Row(name, AUTO, _summary(found), sum(r.cost for r in found), match))
     xla = _xla_comm_report().xla_rows(name)
     rows.append(Row(name, VARIANTS[2], _summary(xla), sum(r.cost for r in xla), None))
     minimum = PROGRAMS[name].minimum
@@ -208,15 +240,21 @@ def problems(rows: Sequence[Row]) -> list[str]:
 
 
 def _versus_jax(row: Row, xla: Row | None) -> str:
-    """`below` where an xshard row moves strictly less than jax.jit (bytes or ring cost)
-    and no more on the other measure; `equal`, `above` likewise."""
+    """How an xshard row compares with jax.jit's on collectives, bytes per device and
+    ring cost: `**below**` (less on one, more on none), `equal`, `above` (more on
+    one, less on none), or `mixed`."""
     if xla is None or not row.variant.startswith("xshard"):
         return "-"
-    if (row.bytes, row.ring_cost) == (xla.bytes, xla.ring_cost):
-        return "equal"
-    if row.bytes <= xla.bytes and row.ring_cost <= xla.ring_cost:
-        return "**below**"
-    return "above"
+    measures = lambda r: (_count(r), r.bytes, r.ring_cost)  # noqa: E731
+    pairs = list(zip(measures(row), measures(xla), strict=True))
+    less, more = any(a < b for a, b in pairs), any(a > b for a, b in pairs)
+    return {(False, False): "equal", (True, False): "**below**", (False, True): "above"}.get(
+        (less, more), "mixed"
+    )
+
+
+def _count(row: Row) -> int:
+    return sum(n for _, n, _ in row.collectives)
 
 
 def table(rows: Sequence[Row]) -> str:
