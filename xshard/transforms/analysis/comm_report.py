@@ -35,6 +35,8 @@ from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.collectives import id_rows
 from xshard.transforms.analysis.table import comment_table, write_report
+from xshard.transforms.export.convert_shard_to_stablehlo import Target
+from xshard.transforms.simplify.decompose_all_gather import OVERLAP_COLUMNS, overlap_rows
 
 COLUMNS = ("op", "at", "groups", "group size", "bytes/device", "ring cost")
 
@@ -183,22 +185,31 @@ def collective_rows(fn: func.FuncOp) -> list[CommRow]:
     return rows
 
 
-def comm_report(module: ModuleOp) -> str:
-    """The report for every function of `module` with a body."""
+def comm_report(module: ModuleOp, overlap: Target | None = None) -> str:
+    """The report for every function of `module` with a body; with `overlap`, also
+    the modeled times `shard-decompose-all-gather{strategy=auto}` would weigh for
+    each all_gather it can decompose, on that target's links and flop rate."""
     lines: list[str] = []
     for op in module.walk():
         if isinstance(op, func.FuncOp) and op.body.blocks:
             lines += report_lines(f"@{op.sym_name.data}", collective_rows(op))
+    if overlap is not None and (rows := overlap_rows(module, overlap)):
+        title = f"// overlapping all_gathers with their matmuls (target={overlap}):"
+        lines += [title, *comment_table(OVERLAP_COLUMNS, rows)]
     return "".join(line + "\n" for line in lines)
 
 
 @dataclass(frozen=True)
 class CommReportPass(ModulePass):
-    """Options: `file` = a file to append the report to (default: standard output)."""
+    """Options: `file` = a file to append the report to (default: standard output);
+    `overlap` = cpu | gpu: also show, per all_gather feeding a matmul, the modeled time
+    of gathering whole, by broadcasts and by a ring, and which is least (what
+    `shard-decompose-all-gather{strategy=auto}` and `xshard-spmd{overlap=auto}` pick)."""
 
     name = "comm-report"
 
     file: str | None = None
+    overlap: Target | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        write_report(comm_report(op), self.file)
+        write_report(comm_report(op, self.overlap), self.file)

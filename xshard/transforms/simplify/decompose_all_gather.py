@@ -226,6 +226,34 @@ def _flops(m: _Match) -> float:
     return 2.0 * prod(m.dot.result.type.get_shape()) * contracted
 
 
+OVERLAP_COLUMNS = ("all_gather input", "steps", "none µs", "broadcast µs", "ring µs", "choice")
+
+
+def _modeled(m: _Match, target: Target) -> tuple[Form, tuple[str, ...]]:
+    """The form of least modeled time for `m`, and the `OVERLAP_COLUMNS` row saying why."""
+    g = m.gather
+    grid = Grid(g.grid.root_reference.data, m.grid_shape)
+    chunk_bytes = prod(g.input.type.get_shape()) * element_bytes(g.input.type)
+    costs = OverlapModel.for_target(target).costs(
+        chunk_bytes, _flops(m), m.steps, m.axes, grid, ring=len(m.axes) == 1
+    )
+    best, times = costs.best(), costs.times()
+    row = (
+        f"{g.input.type} over @{grid.name} {list(m.axes)}",
+        str(m.steps),
+        *(f"{times[f] * 1e6:.1f}" if f in times else "-" for f in _FORMS),
+        best,
+    )
+    return best, row
+
+
+def overlap_rows(module: ModuleOp, target: Target) -> list[tuple[str, ...]]:
+    """Per all_gather this pass can decompose: the modeled times of each form and the
+    one `strategy=auto` picks (what `comm-report{overlap=...}` prints)."""
+    matches = (_match(o) for o in module.walk() if isinstance(o, AllGatherOp))
+    return [_modeled(m, target)[1] for m in matches if m is not None]
+
+
 @dataclass(frozen=True)
 class DecomposeAllGatherPass(ModulePass):
     """Options: `strategy` = broadcast (default) | ring | auto; `target` = cpu (default)
@@ -239,34 +267,16 @@ class DecomposeAllGatherPass(ModulePass):
     report: bool = False
     file: str | None = None
 
-    def _form(self, m: _Match, rows: list[tuple[str, ...]]) -> Form:
-        if self.strategy != "auto":
-            return self.strategy
-        g = m.gather
-        grid = Grid(g.grid.root_reference.data, m.grid_shape)
-        chunk_bytes = prod(g.input.type.get_shape()) * element_bytes(g.input.type)
-        costs = OverlapModel.for_target(self.target).costs(
-            chunk_bytes, _flops(m), m.steps, m.axes, grid, ring=len(m.axes) == 1
-        )
-        best = costs.best()
-        times = costs.times()
-        rows.append(
-            (
-                f"{g.input.type} over @{grid.name} {list(m.axes)}",
-                str(m.steps),
-                *(f"{times[f] * 1e6:.1f}" if f in times else "-" for f in _FORMS),
-                best,
-            )
-        )
-        return best
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rows: list[tuple[str, ...]] = []
         for gather in [o for o in op.walk() if isinstance(o, AllGatherOp)]:
             m = _match(gather)
             if m is None:
                 continue
-            form = self._form(m, rows)
+            form = self.strategy
+            if form == "auto":
+                form, row = _modeled(m, self.target)
+                rows.append(row)
             if form == "none" or (form == "ring" and len(m.axes) != 1):
                 continue
             result = _broadcast_steps(m) if form == "broadcast" else _ring_steps(m)
@@ -274,8 +284,7 @@ class DecomposeAllGatherPass(ModulePass):
             Rewriter.erase_op(m.dot)
             Rewriter.erase_op(gather)
         if self.report and rows:
-            columns = ("all_gather input", "steps", "none µs", "broadcast µs", "ring µs", "choice")
             options = f"strategy=auto target={self.target}"
             title = f"// shard-decompose-all-gather{{{options}}}: modeled times"
-            lines = [title, *comment_table(columns, rows)]
+            lines = [title, *comment_table(OVERLAP_COLUMNS, rows)]
             write_report("".join(line + "\n" for line in lines), self.file)

@@ -4,6 +4,12 @@
 // 64 KiB shard's gather costs more, and the ring hides it behind the matmuls.
 // RUN: xshard-opt %s -p 'shard-decompose-all-gather{strategy=auto report=true}' | filecheck %s
 // RUN: xshard-opt %s -p 'shard-decompose-all-gather{strategy=auto report=true target=gpu}' | filecheck %s --check-prefix=GPU
+// comm-report shows the same choice before any rewrite:
+// RUN: xshard-opt %s -p 'comm-report{overlap=cpu}' | filecheck %s --check-prefix=REPORT
+// REPORT:      // overlapping all_gathers with their matmuls (target=cpu):
+// REPORT-NEXT: // all_gather input                steps  none µs  broadcast µs  ring µs  choice
+// REPORT-NEXT: // tensor<8x32xf32> over @m [0]    8      {{[0-9.]+}} {{ +}}{{[0-9.]+}} {{ +}}{{[0-9.]+}} {{ +}}none
+// REPORT-NEXT: // tensor<64x256xf32> over @m [0]  8      {{[0-9.]+}} {{ +}}{{[0-9.]+}} {{ +}}{{[0-9.]+}} {{ +}}ring
 
 // CHECK:      // shard-decompose-all-gather{strategy=auto target=cpu}: modeled times
 // CHECK-NEXT: // all_gather input                steps  none µs  broadcast µs  ring µs  choice
