@@ -23,7 +23,8 @@ from enum import Enum
 from importlib import import_module
 from typing import TYPE_CHECKING, Protocol
 
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from xshard.sharding.reduction import ReductionKind
@@ -120,6 +121,11 @@ class ShardingRule:
 
     def reduction_loops(self) -> list[int]:
         return [i for i, loop in enumerate(self.loops) if loop.is_reduction]
+
+
+def is_tensor(value: SSAValue) -> bool:
+    """Whether `value` is a tensor: the only values sharding rules index."""
+    return isinstance(value.type, TensorType)
 
 
 def dim_loops(m: AffineMap) -> tuple[int | None, ...]:

@@ -34,7 +34,7 @@ from math import inf
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -49,7 +49,7 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
-from xshard.interfaces.sharding_interface import ShardingRule
+from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
     ShardingOption,
@@ -86,10 +86,6 @@ class _Var:
 
 Source = Sharding | _Var
 """Where a value's layout comes from: fixed, or a decision."""
-
-
-def _is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
 
 
 def function_grid(fn: func.FuncOp) -> Grid | None:
@@ -139,7 +135,7 @@ class _Planner:
 
     def build(self) -> None:
         for arg in self.block.args:
-            if not _is_tensor(arg):
+            if not is_tensor(arg):
                 continue
             given = result_annotation(arg)  # the layout it arrives in, as shard-partition reads
             if given is not None:
@@ -153,7 +149,7 @@ class _Planner:
                 self.sources[op.result] = s
             elif op.has_trait(IsTerminator):
                 for v in op.operands:
-                    if _is_tensor(v) and not isinstance(v.owner, ShardOp):
+                    if is_tensor(v) and not isinstance(v.owner, ShardOp):
                         self.settle(v)
             elif needs_model(op):
                 if self.is_source(op):
@@ -162,7 +158,7 @@ class _Planner:
                     self.add_op(op)
             else:
                 for r in op.results:
-                    if _is_tensor(r):
+                    if is_tensor(r):
                         self.add_value(r, self.replicated)
         for value in list(self.deferred):  # read by no op
             self.source(value)
@@ -194,8 +190,8 @@ class _Planner:
         with its first reader, laid out as that reader wants it."""
         return (
             len(op.results) == 1
-            and _is_tensor(op.results[0])
-            and not any(map(_is_tensor, op.operands))
+            and is_tensor(op.results[0])
+            and not any(map(is_tensor, op.operands))
             and sharding_option_of(op) is None
         )
 
@@ -210,13 +206,13 @@ class _Planner:
         group, options = self.decision(op, rule)
         self.options[op] = (group, options, rule)
         for i, v in enumerate(op.operands):
-            if _is_tensor(v):
+            if is_tensor(v):
                 wants = tuple(operand_layout(rule, o, i, v) or self.replicated for o in options)
                 if v in self.deferred:
                     self.join(self.deferred.pop(v), _Var(group, wants))
                 self.edge(v, self.source(v), _Var(group, wants))
         for j, r in enumerate(op.results):
-            if _is_tensor(r):
+            if is_tensor(r):
                 self.add_value(r, _Var(group, tuple(result_sharding(rule, o, j) for o in options)))
 
     def decision(self, op: Operation, rule: ShardingRule) -> tuple[int, list[ShardingOption]]:
@@ -366,7 +362,7 @@ class _Planner:
                 rewriter.insert_op((sharding, shard), InsertPoint.before(op))
                 op.operands[i] = shard.result
         for j, r in enumerate(op.results):
-            if not _is_tensor(r):
+            if not is_tensor(r):
                 continue
             s = result_sharding(rule, option, j)
             same = [

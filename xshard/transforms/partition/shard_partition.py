@@ -50,7 +50,7 @@ from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.interfaces.models.captures import captured_values
 from xshard.interfaces.partition_context import PartitionContext, local_type
-from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
+from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, is_tensor, model_for
 from xshard.interfaces.sharding_option import (
     ShardingOption,
     operand_layout,
@@ -67,10 +67,6 @@ from xshard.transforms.partition.reshard import emit_reshard
 ArgumentMode = Literal["partitioned", "global"]
 
 MAX_DEVICES = 2**31 - 1
-
-
-def _is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
 
 
 class _FunctionPartition:
@@ -142,7 +138,7 @@ class _FunctionPartition:
                 self.visit_shard(op)
             elif op.has_trait(IsTerminator):
                 self.visit_terminator(op)
-            elif any(map(_is_tensor, (*op.operands, *op.results))):
+            elif any(map(is_tensor, (*op.operands, *op.results))):
                 self.visit_sharded(op)
             else:
                 self.builder.insert(op.clone(value_mapper=self.values))
@@ -155,7 +151,7 @@ class _FunctionPartition:
     def argument_type(self, arg: BlockArgument) -> Attribute:
         """Partitioned arguments arrive in the layout of their first annotation."""
         annotation = result_annotation(arg)
-        if not _is_tensor(arg) or annotation is None or self.arguments == "global":
+        if not is_tensor(arg) or annotation is None or self.arguments == "global":
             return arg.type
         s = self.checked_sharding(annotation)
         self.layouts[arg] = s
@@ -183,7 +179,7 @@ class _FunctionPartition:
         """A returned value leaves in its annotation's layout, replicated without one."""
         mapper = dict(self.values)
         for v in op.operands:
-            if _is_tensor(v) and not isinstance(v.owner, ShardOp) and v in self.layouts:
+            if is_tensor(v) and not isinstance(v.owner, ShardOp) and v in self.layouts:
                 mapper[v] = self.reshard(op, v, Sharding.replicated(self.layouts[v].grid))
         self.builder.insert(op.clone(value_mapper=mapper))
 
@@ -198,10 +194,10 @@ class _FunctionPartition:
         except UnsupportedOp as err:
             raise DiagnosticError(op, f"'{op.name}' cannot be partitioned: {err}") from err
         wanted = [
-            self.checked_sharding(a) if _is_tensor(r) and (a := result_annotation(r)) else None
+            self.checked_sharding(a) if is_tensor(r) and (a := result_annotation(r)) else None
             for r in op.results
         ]
-        held = [self.layouts.get(v) if _is_tensor(v) else None for v in op.operands]
+        held = [self.layouts.get(v) if is_tensor(v) else None for v in op.operands]
         read = [self.layouts.get(v) for v in captured_values(op)]  # by its regions
         grids = {s.grid for s in (*held, *wanted, *read) if s is not None}
         if not grids:  # everything replicated: the op is its own per-device form
@@ -222,7 +218,7 @@ class _FunctionPartition:
             ),
             operand_layouts,
             tuple(
-                result_sharding(rule, option, j) if _is_tensor(r) else None
+                result_sharding(rule, option, j) if is_tensor(r) else None
                 for j, r in enumerate(op.results)
             ),
             rule,

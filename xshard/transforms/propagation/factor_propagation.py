@@ -47,7 +47,7 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
-from xshard.interfaces.sharding_interface import ShardingRule, dim_loops
+from xshard.interfaces.sharding_interface import ShardingRule, dim_loops, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
     ShardingOption,
@@ -72,10 +72,6 @@ MODEL = CostModel()
 """The default links (NVLink class): what cost-aware picks compare."""
 
 
-def _is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
-
-
 def _rank(value: SSAValue) -> int:
     t = value.type
     return t.get_num_dims() if isinstance(t, TensorType) else 0
@@ -86,7 +82,7 @@ def _indexed(op: Operation, rule: ShardingRule) -> list[tuple[SSAValue, tuple[in
     out = [
         (v, dim_loops(m))
         for v, m in zip(op.operands, rule.operand_maps, strict=True)
-        if m is not None and _is_tensor(v)
+        if m is not None and is_tensor(v)
     ]
     out += [(r, dim_loops(m)) for r, m in zip(op.results, rule.result_maps, strict=True)]
     return out
@@ -153,11 +149,11 @@ class FactorPropagation:
     def seed(self) -> None:
         """Every tensor starts open and unsplit; the user's annotations close theirs."""
         for arg in self.block.args:
-            if _is_tensor(arg):
+            if is_tensor(arg):
                 self.dims[arg] = [()] * _rank(arg)
         for op in self.block.ops:
             for r in op.results:
-                if _is_tensor(r):
+                if is_tensor(r):
                     self.dims[r] = [()] * _rank(r)
         for op in self.block.ops:
             if isinstance(op, ShardOp):
@@ -310,7 +306,7 @@ class FactorPropagation:
         self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
         self.readers = {v: len({use.operation for use in v.uses}) for v in self.dims}
         layouts: dict[SSAValue, Sharding] = dict(self.closed)
-        self.open_args = {a for a in self.block.args if _is_tensor(a) and a not in self.closed}
+        self.open_args = {a for a in self.block.args if is_tensor(a) and a not in self.closed}
         for op in list(self.block.ops):
             if op in self.rules:
                 self.write_op(op, layouts)
@@ -320,7 +316,7 @@ class FactorPropagation:
     def write_op(self, op: Operation, layouts: dict[SSAValue, Sharding]) -> None:
         assert self.grid is not None
         rule = self.rules[op]
-        held = [layouts.get(v) if _is_tensor(v) else None for v in op.operands]
+        held = [layouts.get(v) if is_tensor(v) else None for v in op.operands]
         kept = any(r in self.closed and self.closed[r].is_partial for r in op.results)
         carried = [
             s if s is None or not s.is_partial or kept or self.readers.get(v, 0) == 1 else None
@@ -342,7 +338,7 @@ class FactorPropagation:
                 self.rewriter.insert_op((sharding, shard), InsertPoint.before(op))
                 op.operands[i] = shard.result
         for j, r in enumerate(op.results):
-            if not _is_tensor(r):
+            if not is_tensor(r):
                 continue
             if r in self.closed:
                 continue

@@ -61,7 +61,7 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
-from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, model_for
+from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, is_tensor, model_for
 from xshard.interfaces.sharding_option import (
     Annotation,
     ShardingConflict,
@@ -82,10 +82,6 @@ Traversal = Literal["forward", "backward", "forward-backward", "backward-forward
 NO_RESHARD, RESHARD_OTHERS, RESHARD_OWN = 0, 1, 2
 """Ranks of an option, best first: no reshard; reshards only of annotations not
 written for this op; reshards of annotations written for this op."""
-
-
-def is_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType)
 
 
 def _is_use_annotation(op: Operation) -> bool:
