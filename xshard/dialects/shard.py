@@ -17,6 +17,7 @@ See https://mlir.llvm.org/docs/Dialects/Shard/ and `docs/dialects/shard.md`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -98,6 +99,27 @@ def grid_axes_attr(axes: Sequence[int]) -> GridAxesAttr:
 
 def index_list_attr(values: Sequence[int]) -> IndexListAttr:
     return DenseArrayBase.from_list(i64, values)
+
+
+@functools.lru_cache(maxsize=4096)
+def _layout_properties(
+    split_axes: tuple[tuple[int, ...], ...],
+    static_halos: tuple[int, ...],
+    static_offsets: tuple[int, ...],
+    partial_axes: tuple[int, ...],
+    partial_kind: ReductionKind,
+) -> tuple[tuple[str, Attribute], ...]:
+    """A `shard.sharding`'s properties but its grid: built once per layout (attributes
+    are immutable), since propagation writes the same few layouts thousands of times."""
+    properties: list[tuple[str, Attribute]] = [
+        ("split_axes", GridAxesArrayAttr.from_lists(split_axes)),
+        ("static_halo_sizes", index_list_attr(static_halos)),
+        ("static_sharded_dims_offsets", index_list_attr(static_offsets)),
+    ]
+    if partial_axes:
+        properties.append(("partial_axes", grid_axes_attr(partial_axes)))
+        properties.append(("partial_type", ReductionKindAttr(partial_kind)))
+    return tuple(properties)
 
 
 @irdl_attr_definition
@@ -585,15 +607,14 @@ class ShardingOp(IRDLOperation):
     ):
         static_halos, dynamic_halos = split_mixed(halo_sizes)
         static_offsets, dynamic_offsets = split_mixed(sharded_dims_offsets)
-        properties: dict[str, Attribute] = {
-            "grid": _grid_symbol(grid),
-            "split_axes": GridAxesArrayAttr.from_lists(split_axes),
-            "static_halo_sizes": index_list_attr(static_halos),
-            "static_sharded_dims_offsets": index_list_attr(static_offsets),
-        }
-        if partial_axes:
-            properties["partial_axes"] = grid_axes_attr(partial_axes)
-            properties["partial_type"] = ReductionKindAttr(partial_kind)
+        layout = _layout_properties(
+            tuple(map(tuple, split_axes)),
+            tuple(static_halos),
+            tuple(static_offsets),
+            tuple(partial_axes),
+            ReductionKind(partial_kind),
+        )
+        properties: dict[str, Attribute] = {"grid": _grid_symbol(grid), **dict(layout)}
         super().__init__(
             operands=[dynamic_offsets, dynamic_halos],
             properties=properties,

@@ -6,11 +6,14 @@ one place that translates between them and the shard dialect's ops.
 
 from __future__ import annotations
 
+import functools
+
 from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import GridAxesArrayAttr, ShardingOp, ShardOp, lookup_grid
+from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding, ShardingError
 
 
@@ -21,22 +24,37 @@ def sharding_of(sharding_value: SSAValue, user: Operation) -> Sharding:
         raise DiagnosticError(
             user, "sharding must come from a 'shard.sharding' op in the same function"
         )
-    halos, offsets = op.mixed_halo_sizes(), op.mixed_sharded_dims_offsets()
-    if any(isinstance(v, SSAValue) for v in (*halos, *offsets)):
+    if op.operands:  # halo sizes or offsets given as values
         raise DiagnosticError(
             op, "shardings with dynamic halo sizes or offsets are not supported here"
         )
     try:
-        return Sharding.of(
-            op.grid.root_reference.data,
-            op.split_axes_lists(),
-            op.partial_axes_tuple(),
-            op.partial_kind(),
-            halo_sizes=halos,
-            sharded_dims_offsets=offsets,
+        return _static_sharding(
+            op.grid,
+            op.split_axes,
+            op.partial_axes,
+            op.partial_type,
+            op.static_halo_sizes,
+            op.static_sharded_dims_offsets,
         )
     except ShardingError as err:
         raise DiagnosticError(op, str(err)) from err
+
+
+@functools.lru_cache(maxsize=4096)
+def _static_sharding(*properties: Attribute | None) -> Sharding:
+    """A static `shard.sharding`'s value, from its (immutable, hashable) properties:
+    passes read the same few layouts thousands of times."""
+    grid, split_axes, partial_axes, partial_type, halos, offsets = properties
+    assert isinstance(grid, SymbolRefAttr) and isinstance(split_axes, GridAxesArrayAttr)
+    return Sharding.of(
+        grid.root_reference.data,
+        split_axes.as_tuples(),
+        () if partial_axes is None else partial_axes.get_values(),  # type: ignore[attr-defined]
+        ReductionKind.SUM if partial_type is None else partial_type.data,  # type: ignore[attr-defined]
+        halo_sizes=halos.get_values(),  # type: ignore[union-attr]
+        sharded_dims_offsets=offsets.get_values(),  # type: ignore[union-attr]
+    )
 
 
 def sharding_op(s: Sharding) -> ShardingOp:

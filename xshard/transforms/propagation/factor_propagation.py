@@ -112,6 +112,7 @@ class FactorPropagation:
         """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
         self.model = model
+        self._indexed: dict[Operation, list[tuple[SSAValue, tuple[int | None, ...]]]] = {}
 
     def _grid(self) -> Grid | None:
         names = {
@@ -179,10 +180,20 @@ class FactorPropagation:
         rule = self.rules[op]
         loops = self.loop_axes(op, rule)
         changed = False
-        for v, loop_of in _indexed(op, rule):
+        for v, loop_of in self.indexed(op, rule):
             wanted = [() if loop is None else loops[loop] for loop in loop_of]
             changed |= self.grow(v, wanted)
         return changed
+
+    def indexed(
+        self, op: Operation, rule: ShardingRule
+    ) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
+        """`_indexed`, once per op: sweeps and picks read it before annotations are
+        written, and the operands do not change until then."""
+        found = self._indexed.get(op)
+        if found is None:
+            found = self._indexed[op] = _indexed(op, rule)
+        return found
 
     def grow(self, value: SSAValue, wanted: Sequence[Axes]) -> bool:
         """Extend each open dim of `value` whose axes are a prefix of the wanted ones."""
@@ -202,7 +213,7 @@ class FactorPropagation:
             return [tuple(a) for a in self.fixed[op].loop_axes]
         candidates: list[list[tuple[Axes, int]]] = [[] for _ in rule.loops]
         extents: list[list[int]] = [[] for _ in rule.loops]
-        for v, loop_of in _indexed(op, rule):
+        for v, loop_of in self.indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
             size = 0 if self.is_free(v) else prod(max(n, 1) for n in shape)
             for d, loop in enumerate(loop_of):
