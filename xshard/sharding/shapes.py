@@ -1,5 +1,6 @@
 """Shard-shape arithmetic: global shape + sharding -> each device's local block."""
 
+import functools
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -61,6 +62,15 @@ def shard_shape(
     sizes when reading offsets; that is only right for one axis, so xshard uses the product.
     `None` is a size known only at run time.
     """
+    where = None if device is None else tuple(device)
+    return _shard_shape(tuple(global_shape), sharding, grid, where)
+
+
+@functools.lru_cache(maxsize=8192)
+def _shard_shape(
+    global_shape: Shape, sharding: Sharding, grid: Grid, device: tuple[int, ...] | None
+) -> Shape:
+    """`shard_shape`, once per question: the passes ask the same few many times."""
     _check(global_shape, sharding, grid)
     local: list[int | None] = []
     for dim, size in enumerate(global_shape):
