@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 
 from xshard import xdsl_fixes as _xdsl_fixes  # noqa: E402, F401  (hex float literals; see module)
 from xshard import xdsl_input_fixes as _xdsl_input_fixes  # noqa: E402, F401  (see module)
+from xshard import xdsl_upstream_syntax as _xdsl_upstream_syntax  # noqa: E402, F401  (%0:2)
 
 
 def __getattr__(name: str) -> object:

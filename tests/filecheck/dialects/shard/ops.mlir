@@ -42,17 +42,17 @@ func.func @ops(%t : tensor<4x8xf32>, %x : tensor<3x4xf32>, %i : index, %h : i64,
 // CHECK-NEXT: %g = shard.get_sharding %t : tensor<4x8xf32> -> !shard.sharding
 // CHECK-GENERIC: %g = "shard.get_sharding"(%t) : (tensor<4x8xf32>) -> !shard.sharding
   %g = shard.get_sharding %t : tensor<4x8xf32> -> !shard.sharding
-// CHECK-NEXT: %p, %p_1 = shard.shard_shape dims = [8, %i] sharding = %s device = [%i] : index, index
-// CHECK-GENERIC: %p, %p_1 = "shard.shard_shape"(%i, %s, %i) <{dims = array<i64: 8, -9223372036854775808>, device = array<i64: -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (index, !shard.sharding, index) -> (index, index)
+// CHECK-NEXT: %p:2 = shard.shard_shape dims = [8, %i] sharding = %s device = [%i] : index, index
+// CHECK-GENERIC: %p:2 = "shard.shard_shape"(%i, %s, %i) <{dims = array<i64: 8, -9223372036854775808>, device = array<i64: -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (index, !shard.sharding, index) -> (index, index)
   %p:2 = shard.shard_shape dims = [8, %i] sharding = %s device = [%i] : index, index
-// CHECK-NEXT: %gs, %gs_1 = shard.grid_shape @grid0 axes = [0, 1] : index, index
-// CHECK-GENERIC: %gs, %gs_1 = "shard.grid_shape"() <{grid = @grid0, axes = array<i16: 0, 1>}> : () -> (index, index)
+// CHECK-NEXT: %gs:2 = shard.grid_shape @grid0 axes = [0, 1] : index, index
+// CHECK-GENERIC: %gs:2 = "shard.grid_shape"() <{grid = @grid0, axes = array<i16: 0, 1>}> : () -> (index, index)
   %gs:2 = shard.grid_shape @grid0 axes = [0, 1] : index, index
-// CHECK-NEXT: %ga, %ga_1, %ga_2 = shard.grid_shape @grid0 : index, index, index
-// CHECK-GENERIC: %ga, %ga_1, %ga_2 = "shard.grid_shape"() <{grid = @grid0, axes = array<i16>}> : () -> (index, index, index)
+// CHECK-NEXT: %ga:3 = shard.grid_shape @grid0 : index, index, index
+// CHECK-GENERIC: %ga:3 = "shard.grid_shape"() <{grid = @grid0, axes = array<i16>}> : () -> (index, index, index)
   %ga:3 = shard.grid_shape @grid0 : index, index, index
-// CHECK-NEXT: %pm, %pm_1 = shard.process_multi_index on @grid0 axes = [2, 0] : index, index
-// CHECK-GENERIC: %pm, %pm_1 = "shard.process_multi_index"() <{grid = @grid0, axes = array<i16: 2, 0>}> : () -> (index, index)
+// CHECK-NEXT: %pm:2 = shard.process_multi_index on @grid0 axes = [2, 0] : index, index
+// CHECK-GENERIC: %pm:2 = "shard.process_multi_index"() <{grid = @grid0, axes = array<i16: 2, 0>}> : () -> (index, index)
   %pm:2 = shard.process_multi_index on @grid0 axes = [2, 0] : index, index
 // CHECK-NEXT: %pl = shard.process_linear_index on @grid0 : index
 // CHECK-GENERIC: %pl = "shard.process_linear_index"() <{grid = @grid0}> : () -> index

@@ -23,7 +23,7 @@ func.func private @closed_call(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
   func.return %a : tensor<4x16xf32>
 }
 // CHECK-LABEL: func.func @fori
-// CHECK:       %0, %1 = stablehlo.while(%iterArg = %c, %[[X:iterArg_[0-9]+]] = %x) : tensor<i32>, tensor<4x16xf32>
+// CHECK:       %0:2 = stablehlo.while(%iterArg = %c, %[[X:iterArg_[0-9]+]] = %x) : tensor<i32>, tensor<4x16xf32>
 // CHECK-NEXT:  cond {
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.constant dense<3> : tensor<i32>
 // CHECK-NEXT:    %[[P:.*]] = stablehlo.compare LT, %iterArg, %[[C]], SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -32,7 +32,7 @@ func.func private @closed_call(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
 // CHECK-NEXT:    %[[Y:.*]] = func.call @closed_call(%[[X]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK:         stablehlo.return %{{.*}}, %[[Y]] : tensor<i32>, tensor<4x16xf32>
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %1 : tensor<4x16xf32>
+// CHECK-NEXT:  func.return %0#1 : tensor<4x16xf32>
 // CHECK-GENERIC: "stablehlo.while"(%c, %x) ({
 // CHECK-GENERIC-NEXT: ^bb0(%iterArg: tensor<i32>, %{{.*}}: tensor<4x16xf32>):
 // CHECK-GENERIC: }) : (tensor<i32>, tensor<4x16xf32>) -> (tensor<i32>, tensor<4x16xf32>)
@@ -82,7 +82,7 @@ func.func @argsort(%x: tensor<4x16xf32>, %i: tensor<4x16xi32>) -> (tensor<4x16xf
   func.return %0#0, %0#1, %2 : tensor<4x16xf32>, tensor<4x16xi32>, tensor<4x16xf32>
 }
 // CHECK-LABEL: func.func @argsort
-// CHECK-NEXT:  %0, %1 = "stablehlo.sort"(%x, %i) <{dimension = 1 : i64, is_stable = true}> ({
+// CHECK-NEXT:  %0:2 = "stablehlo.sort"(%x, %i) <{dimension = 1 : i64, is_stable = true}> ({
 // CHECK-NEXT:  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
 // CHECK:       %{{.*}} = "stablehlo.sort"(%x) ({
 // CHECK-GENERIC: "stablehlo.sort"(%x, %i) <{dimension = 1 : i64, is_stable = true}> ({
@@ -93,6 +93,6 @@ func.func @remat(%x: tensor<4x16xf32>, %n: tensor<i32>) -> (tensor<4x16xf32>, te
   func.return %0#0, %0#1 : tensor<4x16xf32>, tensor<i32>
 }
 // CHECK-LABEL: func.func @remat
-// CHECK-NEXT:  %0, %1 = stablehlo.optimization_barrier %x, %n : tensor<4x16xf32>, tensor<i32>
+// CHECK-NEXT:  %0:2 = stablehlo.optimization_barrier %x, %n : tensor<4x16xf32>, tensor<i32>
 // CHECK-NEXT:  stablehlo.optimization_barrier()
 // CHECK-GENERIC: "stablehlo.optimization_barrier"(%x, %n) : (tensor<4x16xf32>, tensor<i32>) -> (tensor<4x16xf32>, tensor<i32>)

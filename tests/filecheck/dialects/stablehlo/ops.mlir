@@ -172,10 +172,10 @@ func.func @reduce(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %z: tensor<f32>, %c:
 }
 // CHECK-LABEL: func.func @reduce
 // CHECK-NEXT:  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:  %1, %2 = stablehlo.reduce(%x init: %z), (%i init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+// CHECK-NEXT:  %1:2 = stablehlo.reduce(%x init: %z), (%i init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
 // CHECK-NEXT:  reducer(%a: tensor<f32>, %b: tensor<f32>) (%j: tensor<i32>, %k: tensor<i32>)  {
-// CHECK-NEXT:    %3 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-// CHECK:         stablehlo.return %4, %5 : tensor<f32>, tensor<i32>
+// CHECK-NEXT:    %2 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK:         stablehlo.return %3, %4 : tensor<f32>, tensor<i32>
 // CHECK-NEXT:  }
 // CHECK-GENERIC:      "stablehlo.reduce"(%x, %z) <{dimensions = array<i64: 1>}> ({
 // CHECK-GENERIC-NEXT: ^bb0(%[[LHS:.*]]: tensor<f32>, %[[RHS:.*]]: tensor<f32>):

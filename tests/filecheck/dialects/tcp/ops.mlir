@@ -190,7 +190,7 @@ func.func @groups(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tenso
     %t = tcp.tanh %s : tensor<4xf32> -> tensor<4xf32>
     tcp.yield %s, %t : tensor<4xf32>, tensor<4xf32>
   } : tensor<4xf32>, tensor<4xf32>
-  // CHECK-NEXT: %0, %1 = tcp.group {
+  // CHECK-NEXT: %0:2 = tcp.group {
   // CHECK-NEXT:   %s = tcp.add %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   // CHECK-NEXT:   %t = tcp.tanh %s : tensor<4xf32> -> tensor<4xf32>
   // CHECK-NEXT:   tcp.yield %s, %t : tensor<4xf32>, tensor<4xf32>
@@ -200,14 +200,14 @@ func.func @groups(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tenso
     %m = tcp.mul %p, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
     tcp.yield %m : tensor<4xf32>
   } : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-  // CHECK-NEXT: %2 = tcp.isolated_group %0, %1 attributes {group_id = 1 : i64} {
+  // CHECK-NEXT: %1 = tcp.isolated_group %0#0, %0#1 attributes {group_id = 1 : i64} {
   // CHECK-NEXT: ^bb0(%p: tensor<4xf32>, %q: tensor<4xf32>):
   // CHECK-NEXT:   %m = tcp.mul %p, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   // CHECK-NEXT:   tcp.yield %m : tensor<4xf32>
   // CHECK-NEXT: } : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0, %2 : tensor<4xf32>, tensor<4xf32>
 }
-// CHECK-GENERIC: "tcp.isolated_group"(%0, %1) ({
+// CHECK-GENERIC: "tcp.isolated_group"(%0#0, %0#1) ({
 // CHECK-GENERIC: "tcp.yield"(%m) : (tensor<4xf32>) -> ()
 // CHECK-GENERIC: }) {group_id = 1 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 
@@ -216,7 +216,7 @@ func.func @groups(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tenso
 // CHECK-LABEL: func.func @custom_op
 func.func @custom_op(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>) {
   %0, %1 = tcp.custom_op("torch.aten.topk") %x {k = 2 : i64, dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
-  // CHECK-NEXT: %0, %1 = tcp.custom_op("torch.aten.topk") %x {k = 2 : i64, dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
+  // CHECK-NEXT: %0:2 = tcp.custom_op("torch.aten.topk") %x {k = 2 : i64, dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
   return %0, %1 : tensor<?x3xf32>, tensor<?x3xi64>
 }
 // CHECK-GENERIC: "tcp.custom_op"(%x) <{op_name = "torch.aten.topk"}> {k = 2 : i64, dim = 1 : i64} : (tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>)

@@ -9,13 +9,13 @@ func.func @top_k(%x: tensor<4x16xf32>) -> (tensor<4x3xf32>, tensor<4x3xi32>) {
 }
 // CHECK-LABEL: func.func @top_k
 // CHECK-NEXT:  %0 = stablehlo.iota dim = 1 : tensor<4x16xi32>
-// CHECK-NEXT:  %1, %2 = "stablehlo.sort"(%x, %0) <{dimension = 1 : i64, is_stable = true}> ({
-// CHECK-NEXT:  ^bb0(%3: tensor<f32>, %4: tensor<f32>, %5: tensor<i32>, %6: tensor<i32>):
-// CHECK-NEXT:    %7 = stablehlo.compare GT, %3, %4, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
-// CHECK-NEXT:    stablehlo.return %7 : tensor<i1>
+// CHECK-NEXT:  %1:2 = "stablehlo.sort"(%x, %0) <{dimension = 1 : i64, is_stable = true}> ({
+// CHECK-NEXT:  ^bb0(%2: tensor<f32>, %3: tensor<f32>, %4: tensor<i32>, %5: tensor<i32>):
+// CHECK-NEXT:    %6 = stablehlo.compare GT, %2, %3, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK-NEXT:    stablehlo.return %6 : tensor<i1>
 // CHECK-NEXT:  }) : (tensor<4x16xf32>, tensor<4x16xi32>) -> (tensor<4x16xf32>, tensor<4x16xi32>)
-// CHECK-NEXT:  %values = stablehlo.slice %1 [0:4, 0:3] : (tensor<4x16xf32>) -> tensor<4x3xf32>
-// CHECK-NEXT:  %indices = stablehlo.slice %2 [0:4, 0:3] : (tensor<4x16xi32>) -> tensor<4x3xi32>
+// CHECK-NEXT:  %values = stablehlo.slice %1#0 [0:4, 0:3] : (tensor<4x16xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:  %indices = stablehlo.slice %1#1 [0:4, 0:3] : (tensor<4x16xi32>) -> tensor<4x3xi32>
 // CHECK-NEXT:  func.return %values, %indices : tensor<4x3xf32>, tensor<4x3xi32>
 
 func.func @unstable_ints_in_a_loop(%x: tensor<8xi32>) -> tensor<8xi32> {
@@ -31,6 +31,6 @@ func.func @unstable_ints_in_a_loop(%x: tensor<8xi32>) -> tensor<8xi32> {
   func.return %r#1 : tensor<8xi32>
 }
 // CHECK-LABEL: func.func @unstable_ints_in_a_loop
-// CHECK:         %{{.*}}, %{{.*}} = "stablehlo.sort"(%{{.*}}, %{{.*}}) <{dimension = 0 : i64, is_stable = false}> ({
+// CHECK:         %{{.*}}:2 = "stablehlo.sort"(%{{.*}}, %{{.*}}) <{dimension = 0 : i64, is_stable = false}> ({
 // CHECK:           stablehlo.compare GT, %{{.*}}, %{{.*}}, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
 // CHECK-NOT:     chlo.

@@ -24,7 +24,7 @@ func.func @groups(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tenso
 }
 
 // CHECK-LABEL: func.func @custom_op
-// CHECK-NEXT: %0, %1 = stablehlo.custom_call @torch.aten.topk(%x) {k = 2 : i64} : (tensor<5xf32>) -> (tensor<2xf32>, tensor<2xi64>)
+// CHECK-NEXT: %0:2 = stablehlo.custom_call @torch.aten.topk(%x) {k = 2 : i64} : (tensor<5xf32>) -> (tensor<2xf32>, tensor<2xi64>)
 func.func @custom_op(%x: tensor<5xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
   %0, %1 = tcp.custom_op("torch.aten.topk") %x {k = 2 : i64} : tensor<5xf32> -> tensor<2xf32>, tensor<2xi64>
   return %0, %1 : tensor<2xf32>, tensor<2xi64>

@@ -95,26 +95,26 @@ func.func @generic_sum_two_axes(%x: tensor<8x16xi32>, %init: tensor<8xi32>) -> t
   func.return %1 : tensor<8xi32>
 }
 // CHECK-LABEL: func.func @generic_sum_two_axes(%x: tensor<8x4xi32>, %init: tensor<8xi32>) -> tensor<8xi32> {
-// CHECK-NEXT:    %0, %1 = shard.process_multi_index on @g2 axes = [0, 1] : index, index
-// CHECK-NEXT:    %2 = arith.constant 0 : index
-// CHECK-NEXT:    %3 = arith.cmpi eq, %0, %2 : index
-// CHECK-NEXT:    %4 = arith.cmpi eq, %1, %2 : index
-// CHECK-NEXT:    %5 = arith.andi %3, %4 : i1
-// CHECK-NEXT:    %6 = scf.if %5 -> (tensor<8xi32>) {
+// CHECK-NEXT:    %0:2 = shard.process_multi_index on @g2 axes = [0, 1] : index, index
+// CHECK-NEXT:    %1 = arith.constant 0 : index
+// CHECK-NEXT:    %2 = arith.cmpi eq, %0#0, %1 : index
+// CHECK-NEXT:    %3 = arith.cmpi eq, %0#1, %1 : index
+// CHECK-NEXT:    %4 = arith.andi %2, %3 : i1
+// CHECK-NEXT:    %5 = scf.if %4 -> (tensor<8xi32>) {
 // CHECK-NEXT:    scf.yield %init : tensor<8xi32>
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:    %7 = tensor.empty() : tensor<8xi32>
-// CHECK-NEXT:    %8 = arith.constant 0 : i32
-// CHECK-NEXT:    %9 = linalg.fill ins(%8 : i32) outs(%7 : tensor<8xi32>) -> tensor<8xi32>
-// CHECK-NEXT:    scf.yield %9 : tensor<8xi32>
+// CHECK-NEXT:    %6 = tensor.empty() : tensor<8xi32>
+// CHECK-NEXT:    %7 = arith.constant 0 : i32
+// CHECK-NEXT:    %8 = linalg.fill ins(%7 : i32) outs(%6 : tensor<8xi32>) -> tensor<8xi32>
+// CHECK-NEXT:    scf.yield %8 : tensor<8xi32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %10 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x4xi32>) outs(%6 : tensor<8xi32>) {
+// CHECK-NEXT:    %9 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x4xi32>) outs(%5 : tensor<8xi32>) {
 // CHECK-NEXT:    ^bb0(%in: i32, %acc: i32):
 // CHECK-NEXT:    %sum = arith.addi %in, %acc : i32
 // CHECK-NEXT:    linalg.yield %sum : i32
 // CHECK-NEXT:    } -> tensor<8xi32>
-// CHECK-NEXT:    %11 = shard.all_reduce %10 on @g2 grid_axes = [0, 1] : tensor<8xi32> -> tensor<8xi32>
-// CHECK-NEXT:    func.return %11 : tensor<8xi32>
+// CHECK-NEXT:    %10 = shard.all_reduce %9 on @g2 grid_axes = [0, 1] : tensor<8xi32> -> tensor<8xi32>
+// CHECK-NEXT:    func.return %10 : tensor<8xi32>
 
 func.func @elementwise(%a: tensor<8x6xf32>, %b: tensor<8x6xf32>) -> tensor<8x6xf32> {
   %s = shard.sharding @g2 split_axes = [[0], [1]] : !shard.sharding
