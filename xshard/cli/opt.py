@@ -5,7 +5,9 @@ parse error, a verifier failure or a pass that cannot handle an op prints
 `file:line:col: error: message` on stderr and exits 1. With
 `--verify-diagnostics` (verifier and pass errors) or `--parsing-diagnostics`
 (parse errors) the message goes to stdout and the run goes on, exit 0, which is
-how the lit tests check messages. The module is verified after parsing and after
+how the lit tests check messages; a chunk carrying `// expected-error {{...}}`
+annotations is checked against them instead, as mlir-opt does (a miss exits 1,
+`xshard/cli/expected_diagnostics.py`). The module is verified after parsing and after
 the last pass; `--verify-each` verifies it after every pass too. More than one
 error is reported where they are
 independent: with `--split-input-file`, each chunk's (as mlir-opt does); in one
@@ -19,6 +21,7 @@ import dataclasses
 import sys
 import time
 from collections.abc import Sequence
+from io import BytesIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -28,6 +31,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from xshard.cli.expected_diagnostics import expectations, mismatches, reported
 from xshard.cli.internal_error import report_internal_error
 from xshard.diagnostics import LocatingParser, error_line, verify_located
 from xshard.dialects import get_xshard_dialects
@@ -113,8 +117,15 @@ class XShardOptMain(xDSLOptMain):
 
     def _process(self, chunk: IO[bytes], extension: str, offset: int, out: IO[str]) -> None:
         self._chunk_offset = offset
+        text = chunk.read()
+        chunk.close()
+        name = self.get_input_name()
+        expected = []
+        if self.args.verify_diagnostics:
+            expected = expectations(text.decode(errors="replace"), offset)
+        found = ""
         try:
-            module = self.parse_chunk(chunk, extension, offset)
+            module = self.parse_chunk(BytesIO(text), extension, offset)
             if module is None:
                 return
             if not self.args.disable_verify:
@@ -123,11 +134,16 @@ class XShardOptMain(xDSLOptMain):
             out.write(self.output_resulting_program(module))
         except ParseError as err:
             err.span = dataclasses.replace(err.span, line_offset=offset)
-            self._report(error_line(err, self.get_input_name()), self.args.parsing_diagnostics)
+            found = error_line(err, name)
+            if not expected:
+                self._report(found, self.args.parsing_diagnostics)
         except DiagnosticException as err:
-            self._report(error_line(err, self.get_input_name()), self.args.verify_diagnostics)
-        finally:
-            chunk.close()
+            found = error_line(err, name)
+            if not expected:
+                self._report(found, self.args.verify_diagnostics)
+        if expected and (problems := mismatches(expected, reported(found), name)):
+            for problem in problems:
+                self._report(problem, False)
 
     def run(self) -> None:
         try:
