@@ -23,13 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import ceil, log2, prod
+from math import ceil, log2
 from typing import Literal
 
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import (
-    NOMINAL_DYNAMIC_AXIS_SIZE,
-    NOMINAL_DYNAMIC_EXTENT,
     AllGather,
     AllReduce,
     AllSlice,
@@ -38,6 +36,8 @@ from xshard.sharding.resharding import (
     ReduceScatter,
     Step,
     UpdateHalo,
+    nominal_bytes,
+    nominal_group,
     plan_reshard,
     step_cost,
 )
@@ -95,6 +95,11 @@ def _steps(n: int, kind: Kind, algorithm: str) -> int:
     return 2 * rounds if kind == "all_reduce" else rounds
 
 
+def _slowest(links: Sequence[LinkConfig]) -> tuple[float, float]:
+    """The latency and bandwidth a group over these links runs at: its slowest."""
+    return max(link.latency for link in links), min(link.bandwidth for link in links)
+
+
 def collective_bytes(kind: Kind, operand_bytes: float, n: int) -> float:
     """Bytes each device sends for a collective of `operand_bytes` over `n` devices."""
     if n <= 1:
@@ -108,17 +113,13 @@ def collective_bytes(kind: Kind, operand_bytes: float, n: int) -> float:
     return float(operand_bytes)
 
 
-def _size(extent: int | None) -> int:
-    return NOMINAL_DYNAMIC_EXTENT if extent is None else extent
-
-
 def shard_bytes(
     global_shape: Sequence[int | None], elem_bytes: int, sharding: Sharding | None, grid: Grid
 ) -> int:
     """Bytes one device holds of a tensor laid out as `sharding` (None: replicated),
     halos included; a dynamic extent counts as NOMINAL_DYNAMIC_EXTENT elements."""
     shape = tuple(global_shape) if sharding is None else shard_shape(global_shape, sharding, grid)
-    return elem_bytes * prod(_size(e) for e in shape)
+    return nominal_bytes(shape, elem_bytes)
 
 
 @dataclass(frozen=True)
@@ -138,13 +139,11 @@ class CostModel:
     ) -> float:
         """Seconds for a collective over the groups `axes` span, `operand_bytes` on
         each device (the input block; all_gather's too)."""
-        sizes = (grid.shape[a] for a in axes)
-        n = prod(NOMINAL_DYNAMIC_AXIS_SIZE if size is None else size for size in sizes)
+        n = nominal_group(tuple(axes), grid)
         if n <= 1:
             return 0.0
         links = [self.link(a) for a in axes]
-        latency = max(link.latency for link in links)
-        bandwidth = min(link.bandwidth for link in links)
+        latency, bandwidth = _slowest(links)
         algorithm = "tree" if all(link.algorithm == "tree" for link in links) else "ring"
         steps = _steps(n, kind, algorithm)
         return steps * latency + collective_bytes(kind, operand_bytes, n) / bandwidth
@@ -159,11 +158,9 @@ class CostModel:
             moved = float(step_cost(step, tuple(local_shape), elem_bytes, grid))
             if not moved:
                 return 0.0
-            links = [self.link(a) for axes in step.split_axes for a in axes]
-            latency = max(link.latency for link in links)
-            bandwidth = min(link.bandwidth for link in links)
+            latency, bandwidth = _slowest([self.link(a) for axes in step.split_axes for a in axes])
             return 2 * len(step.split_dims) * latency + moved / bandwidth
-        size = elem_bytes * prod(_size(e) for e in local_shape)
+        size = nominal_bytes(local_shape, elem_bytes)
         kinds: dict[type, Kind] = {
             AllGather: "all_gather",
             AllReduce: "all_reduce",

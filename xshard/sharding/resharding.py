@@ -31,6 +31,8 @@ __all__ = [
     "ReshardPlan",
     "Step",
     "UpdateHalo",
+    "nominal_bytes",
+    "nominal_group",
     "plan_reshard",
     "step_cost",
 ]
@@ -321,11 +323,14 @@ class MakePartial:
 Step = AllReduce | ReduceScatter | AllGather | AllSlice | AllToAll | MakePartial | UpdateHalo
 
 
-def _nbytes(shape: Sequence[int | None], elem_bytes: int) -> int:
+def nominal_bytes(shape: Sequence[int | None], elem_bytes: int) -> int:
+    """Bytes of a block of `shape`, a dynamic extent counted as NOMINAL_DYNAMIC_EXTENT."""
     return elem_bytes * prod(NOMINAL_DYNAMIC_EXTENT if e is None else e for e in shape)
 
 
-def _nominal_group(axes: Axes, grid: Grid) -> int:
+def nominal_group(axes: Axes, grid: Grid) -> int:
+    """Devices in a group spanned by `axes`, a dynamic axis counted as
+    NOMINAL_DYNAMIC_AXIS_SIZE."""
     grid.check_axes(axes)
     return prod(NOMINAL_DYNAMIC_AXIS_SIZE if grid.shape[a] is None else grid.shape[a] for a in axes)  # type: ignore[misc]
 
@@ -338,15 +343,14 @@ def step_cost(step: Step, local_shape: Shape, elem_bytes: int, grid: Grid) -> Fr
     the halo cells of its output. Dynamic extents count as NOMINAL_DYNAMIC_EXTENT
     elements, dynamic axes as NOMINAL_DYNAMIC_AXIS_SIZE devices.
     """
-    size = _nbytes(local_shape, elem_bytes)
+    size = nominal_bytes(local_shape, elem_bytes)
     if isinstance(step, UpdateHalo):
         core = replace(step, dst_halo_sizes=()).result_shape(local_shape, grid)
-        return Fraction(
-            _nbytes(step.result_shape(local_shape, grid), elem_bytes) - _nbytes(core, elem_bytes)
-        )
+        halo = step.result_shape(local_shape, grid)
+        return Fraction(nominal_bytes(halo, elem_bytes) - nominal_bytes(core, elem_bytes))
     if isinstance(step, AllSlice | MakePartial):
         return Fraction(0)
-    n = _nominal_group(step.axes, grid)
+    n = nominal_group(step.axes, grid)
     if isinstance(step, AllGather):
         return Fraction(size * (n - 1))
     if isinstance(step, AllReduce):
@@ -502,7 +506,7 @@ class _Search:
 def _scaled_cost(step: Step, local: Shape, elem_bytes: int, grid: Grid) -> int:
     """`step_cost` times the size of the whole grid, which every group size divides: an
     int, so that the search adds and compares ints rather than Fractions."""
-    whole = _nominal_group(tuple(range(grid.rank)), grid)
+    whole = nominal_group(tuple(range(grid.rank)), grid)
     scaled = step_cost(step, local, elem_bytes, grid) * whole
     assert scaled.denominator == 1
     return scaled.numerator
