@@ -61,15 +61,13 @@ from xshard.interfaces.sharding_option import (
 from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.propagation.option_cost import Known, assignment_cost
+from xshard.transforms.propagation.option_cost import MODEL, Known, assignment_cost
 
 Axes = tuple[int, ...]
 
 MAX_SWEEPS = 32
 MAX_ALTERNATIVES = 256
 """Past this many ways to give an op's loops their candidates' axes, no cost-aware pick."""
-MODEL = CostModel()
-"""The default links (NVLink class): what cost-aware picks compare."""
 
 
 def _rank(value: SSAValue) -> int:

@@ -32,6 +32,9 @@ from xshard.transforms.partition.reshard import element_bytes
 
 Axes = tuple[int, ...]
 
+MODEL = CostModel()
+"""The default links (NVLink class): what propagation's picks and the report compare."""
+
 
 @dataclass(frozen=True)
 class Known:

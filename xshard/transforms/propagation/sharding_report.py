@@ -39,8 +39,7 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.table import comment_table, write_report
-from xshard.transforms.propagation.factor_propagation import MODEL
-from xshard.transforms.propagation.option_cost import Axes, Known, assignment_cost
+from xshard.transforms.propagation.option_cost import MODEL, Axes, Known, assignment_cost
 
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
@@ -193,22 +192,22 @@ class _FunctionReport:
         if grid is None:
             return None
         count = len(rule.loops)
-        maps = [(m, v) for m, v in zip(rule.operand_maps, op.operands, strict=True)]
+        maps = list(zip(rule.operand_maps, op.operands, strict=True))
         read = [(s, dim_loops(m)) for s, (m, _) in zip(seen, maps, strict=True) if m is not None]
-        produced = [(self.layout(v), dim_loops(m)) for m, v in maps if m is not None]
+        produced = [(self.layout(v, grid), dim_loops(m)) for m, v in maps if m is not None]
         results = zip(rule.result_maps, op.results, strict=True)
-        written = [(self.layout(r), dim_loops(m)) for m, r in results]
+        written = [(self.layout(r, grid), dim_loops(m)) for m, r in results]
         chosen = _loops_of(read + written, count)
         others = [_loops_of([one], count) for one in produced + written] + [((),) * count]
 
         def cost(loops: tuple[Axes, ...], carried: list[Sharding | None]) -> float:
-            known = lambda v: Known(self.layout(v))  # noqa: E731
+            known = lambda v: Known(self.layout(v, grid))  # noqa: E731
             return assignment_cost(op, rule, grid, loops, known, MODEL, carried)
 
         alternatives = sorted({o for o in others if o is not None and o != chosen})
         if chosen is None or not alternatives:
             return None
-        have = [self.layout(v) for v in op.operands]
+        have = [self.layout(v, grid) for v in op.operands]
         costs = [cost(o, have) for o in alternatives]
         best = costs.index(min(costs))
         return (
@@ -220,13 +219,13 @@ class _FunctionReport:
             _us(costs[best]),
         )
 
-    def layout(self, value: SSAValue) -> Sharding:
-        """The layout `value` is produced in (its result annotation; else replicated)."""
+    def layout(self, value: SSAValue, grid: Grid) -> Sharding:
+        """The layout `value` is produced in: its result annotation, else replicated
+        on `grid`."""
         shard = self.result_annotation.get(base_value(value))
         if shard is not None:
             return sharding_of(shard.sharding, shard)
-        grids = [g for g in self.grids.values() if g is not None]
-        return Sharding.replicated(grids[0].name if grids else "")
+        return Sharding.replicated(grid.name)
 
     def seen_by(self, op: Operation, value: SSAValue) -> Sharding | None:
         """The layout `op` reads `value` in: the annotation it reads, if any."""
@@ -252,19 +251,15 @@ class _FunctionReport:
 
     def lines(self) -> list[str]:
         values = [self.value_row(v) for v in self.values() if isinstance(v.type, TensorType)]
-        reshards = [
-            row
-            for op in self.block.ops
-            if not isinstance(op, ShardOp | ShardingOp)
-            for row in self.reshard_rows(op)
-        ]
-        resharding = {row[0:2] for row in reshards}
-        options = [
-            row
-            for op in self.block.ops
-            if not isinstance(op, ShardOp | ShardingOp) and (op.name, _at(op)) in resharding
-            if (row := self.option_row(op)) is not None
-        ]
+        reshards: list[tuple[str, ...]] = []
+        options: list[tuple[str, ...]] = []
+        for op in self.block.ops:
+            if isinstance(op, ShardOp | ShardingOp):
+                continue
+            rows = list(self.reshard_rows(op))
+            reshards += rows
+            if rows and (row := self.option_row(op)) is not None:
+                options.append(row)
         out = [
             f"// sharding report for @{self.fn.sym_name.data}",
             *comment_table(_VALUE_COLUMNS, values),
