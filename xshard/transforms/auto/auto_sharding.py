@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from math import inf
 
 import numpy as np
 from xdsl.context import Context
@@ -60,7 +59,6 @@ from xshard.interfaces.sharding_option import (
     without_partial,
 )
 from xshard.sharding.cost_model import CostModel, shard_bytes
-from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.auto.ilp import Infeasible, Problem, Solution, solve
@@ -73,6 +71,7 @@ from xshard.transforms.auto.strategies import (
     value_layouts,
 )
 from xshard.transforms.partition.reshard import element_bytes
+from xshard.transforms.propagation.option_cost import reshard_time
 from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
 
 
@@ -272,16 +271,7 @@ class _Planner:
             return 0.0  # nothing to do, or a local slice (and zeros, for a partial `dst`)
         key = (src, dst, value.type)
         if key not in self.costs:
-            try:
-                self.costs[key] = self.model.reshard_time(
-                    src,
-                    dst,
-                    shape_of(value),
-                    self.grid,
-                    element_bytes(value.type),  # type: ignore[arg-type]
-                )
-            except ShardingError:
-                self.costs[key] = inf
+            self.costs[key] = reshard_time(self.model, src, dst, value, self.grid)
         return self.costs[key]
 
     def edge(self, value: SSAValue, src: Source, dst: Source) -> None:
