@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
 
 import xshard.jax as bridge
 from xshard.context import xshard_context
@@ -62,6 +63,7 @@ __all__ = [
     "count_collectives",
     "element_dtype",
     "entry_function",
+    "partition_recording_boundary",
     "run_module",
     "strip_annotations",
 ]
@@ -169,6 +171,21 @@ def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sha
         owner = value.owner
         results.append(sharding_of(owner.sharding, owner) if isinstance(owner, ShardOp) else None)
     return args, results
+
+
+def partition_recording_boundary(
+    phases: Sequence[ModulePass], ctx: Context, module: ModuleOp
+) -> tuple[list[Sharding | None], list[Sharding | None]]:
+    """Apply `phases` (the pipeline after import) to `module` and verify the result;
+    with them, the layouts `shard-partition` gives the entry function's boundary,
+    read just before it runs (the annotations go with it)."""
+    layouts: tuple[list[Sharding | None], list[Sharding | None]] = ([], [])
+    for phase in phases:
+        if isinstance(phase, ShardPartitionPass):
+            layouts = boundary_shardings(entry_function(module))
+        phase.apply(ctx, module)
+    verify_located(module)
+    return layouts
 
 
 def element_dtype(element: Attribute, where: Operation) -> np.dtype:
@@ -333,7 +350,7 @@ def run_module(
     first = len(import_passes())
     for phase in phases[:first]:
         phase.apply(ctx, module)
-        verify_located(module)
+    verify_located(module)
     grids = _grids(module, devices)
     reference = strip_annotations(module.clone())
     LowerTcpIfPresentPass().apply(ctx, reference)
@@ -342,13 +359,7 @@ def run_module(
     if inputs is None:
         inputs = random_inputs(entry, np.random.default_rng(seed))
 
-    arg_shardings: list[Sharding | None] = []
-    result_shardings: list[Sharding | None] = []
-    for phase in phases[first:]:
-        if isinstance(phase, ShardPartitionPass):  # the layouts, before annotations go
-            arg_shardings, result_shardings = boundary_shardings(entry)
-        phase.apply(ctx, module)
-        verify_located(module)
+    arg_shardings, result_shardings = partition_recording_boundary(phases[first:], ctx, module)
 
     rng = np.random.default_rng(seed + 1)
     per_device_args = [

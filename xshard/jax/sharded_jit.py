@@ -44,10 +44,14 @@ from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line, verify_loc
 from xshard.dialects.shard import GridOp
 from xshard.jax.errors import BridgeError
 from xshard.jax.importer import module_text
-from xshard.run import boundary_shardings, count_collectives, element_dtype, entry_function
+from xshard.run import (
+    count_collectives,
+    element_dtype,
+    entry_function,
+    partition_recording_boundary,
+)
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.partition.shard_partition import ShardPartitionPass
-from xshard.transforms.spmd_pipeline import SpmdPipelinePass
+from xshard.transforms.spmd_pipeline import SpmdPipelinePass, import_passes
 
 __all__ = ["Compiled", "Function", "Lowered", "XShardCallError", "jit"]
 
@@ -408,14 +412,15 @@ class Function:
         gave the boundary."""
         ctx = xshard_context()
         name = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
+        phases = self._pipeline(mesh).passes()
+        first = len(import_passes())
         try:
             module = LocatingParser(ctx, text, name).parse_module()
-            for phase in self._pipeline(mesh).passes():
-                if isinstance(phase, ShardPartitionPass):
-                    _check_grid(module, mesh)
-                    layouts = boundary_shardings(entry_function(module))
+            verify_located(module)
+            for phase in phases[:first]:
                 phase.apply(ctx, module)
-                verify_located(module)
+            _check_grid(module, mesh)
+            layouts = partition_recording_boundary(phases[first:], ctx, module)
         except BAD_INPUT as err:
             raise BridgeError(
                 f"xshard cannot partition the program:\n{error_line(err, name)}"
