@@ -21,9 +21,9 @@ from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.run import Collective, run_module
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.auto.auto_sharding import AutoShardingPass
-from xshard.transforms.auto.ilp import Infeasible, Problem, plan_cost, solve
-from xshard.transforms.auto.strategies import op_options, value_layouts
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, plan_cost, solve
+from xshard.transforms.propagation.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
 
 E2E = Path(__file__).parent / "e2e"

@@ -22,7 +22,7 @@ import time
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.transforms.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.spmd_pipeline import import_passes
 
 _X = "tensor<16x64xf32>"

@@ -1,8 +1,9 @@
 """xshard's passes, registered lazily by name.
 
-Passes are grouped by phase, as in Shardy: `frontend` (dialect conversions in),
-`propagation`, `partition`, `optimization` (collective rewrites) and `export`
-(lowering to StableHLO). Each pass lives in its own module; the registry key is
+Passes are grouped by phase, as in Shardy: `import` (what JAX and TCP emit, brought
+to sharded StableHLO), `propagation` (with `auto-sharding`), `partition`, `simplify`
+(collective rewrites on the partitioned program) and `export` (lowering to StableHLO);
+`analysis` holds the reports. Each pass lives in its own module; the registry key is
 the pass's `name`.
 """
 
@@ -19,10 +20,10 @@ _PASSES: dict[str, tuple[str, str]] = {
         "import.chlo_legalize_to_stablehlo",
         "ChloLegalizeToStablehloPass",
     ),
-    "convert-stablehlo-to-tcp": ("frontend.convert_stablehlo_to_tcp", "ConvertStablehloToTcpPass"),
-    "convert-tcp-to-stablehlo": ("frontend.convert_tcp_to_stablehlo", "ConvertTcpToStablehloPass"),
+    "convert-stablehlo-to-tcp": ("import.convert_stablehlo_to_tcp", "ConvertStablehloToTcpPass"),
+    "convert-tcp-to-stablehlo": ("import.convert_tcp_to_stablehlo", "ConvertTcpToStablehloPass"),
     "sharding-propagation": ("propagation.sharding_propagation", "ShardingPropagationPass"),
-    "auto-sharding": ("auto.auto_sharding", "AutoShardingPass"),
+    "auto-sharding": ("propagation.auto.auto_sharding", "AutoShardingPass"),
     "sharding-report": ("propagation.sharding_report", "ShardingReportPass"),
     "shard-partition": ("partition.shard_partition", "ShardPartitionPass"),
     "convert-shard-to-stablehlo": (

@@ -19,13 +19,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xshard.diagnostics import verify_located
-from xshard.transforms.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.export.convert_shard_to_stablehlo import (
     ConvertShardToStablehloPass,
     Target,
 )
-from xshard.transforms.frontend.convert_tcp_to_stablehlo import ConvertTcpToStablehloPass
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
     Strategy,
@@ -37,6 +36,7 @@ from xshard.transforms.simplify.shard_simplify import ShardSimplifyPass
 _chlo = import_module("xshard.transforms.import.chlo_legalize_to_stablehlo")
 _import_sdy = import_module("xshard.transforms.import.import_sdy")
 _inline = import_module("xshard.transforms.import.inline")
+_tcp_to_stablehlo = import_module("xshard.transforms.import.convert_tcp_to_stablehlo")
 # (`import` is a keyword, so the import phase's modules load by name.)
 
 
@@ -59,7 +59,7 @@ class LowerTcpIfPresentPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if any(inner.dialect_name() == "tcp" for inner in op.walk()):
-            ConvertTcpToStablehloPass().apply(ctx, op)
+            _tcp_to_stablehlo.ConvertTcpToStablehloPass().apply(ctx, op)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from xshard.dialects import stablehlo as shlo
 from xshard.dialects import tcp
-from xshard.transforms.frontend.convert_tcp_to_stablehlo import ELEMENTWISE, signed_range
+
+from .convert_tcp_to_stablehlo import ELEMENTWISE, signed_range
 
 TO_TCP: dict[str, type[Operation]] = {name: cls for cls, name in ELEMENTWISE.items()}
 

@@ -61,8 +61,9 @@ from xshard.interfaces.sharding_option import (
 from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.auto.ilp import Infeasible, Problem, Solution, solve
-from xshard.transforms.auto.strategies import (
+from xshard.transforms.partition.reshard import element_bytes
+from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, Solution, solve
+from xshard.transforms.propagation.auto.strategies import (
     Partial,
     follow,
     is_elementwise,
@@ -70,7 +71,6 @@ from xshard.transforms.auto.strategies import (
     shape_of,
     value_layouts,
 )
-from xshard.transforms.partition.reshard import element_bytes
 from xshard.transforms.propagation.option_cost import reshard_time
 from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
 

@@ -1,1 +1,0 @@
-"""Frontend passes: conversions between the dialects programs arrive in (TCP, StableHLO)."""
