@@ -20,7 +20,8 @@ from xdsl.ir import Operation
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.dialects import stablehlo as hlo
-from xshard.interfaces.sharding_interface import NO_PARTIAL, dim_loops, model_for
+from xshard.interfaces.models import model_for
+from xshard.interfaces.sharding_interface import NO_PARTIAL, dim_loops
 from xshard.run import Collective, run_module
 from xshard.sharding.reduction import ReductionKind
 

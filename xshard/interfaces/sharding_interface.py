@@ -11,26 +11,21 @@ xshard adds one thing upstream dropped in 2025: how *partial* operands flow
 through the op (`PartialRule`), so that sums stay unreduced while their users
 accept them.
 
-Models live in one registry keyed by op class, for ops xshard owns and for ops
-it does not (xDSL's linalg, tosa, arith, tensor): MLIR's "external models".
+The models that give each op its rule live in `xshard.interfaces.models`; this
+module is the base of the interface chain (rules, then `sharding_option`, then
+`partition_context`, then the models), so it imports none of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from importlib import import_module
-from typing import TYPE_CHECKING, Protocol
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from xshard.sharding.reduction import ReductionKind
-
-if TYPE_CHECKING:
-    from xshard.interfaces.partition_context import PartitionContext
 
 
 class IteratorType(Enum):
@@ -131,73 +126,3 @@ def is_tensor(value: SSAValue) -> bool:
 def dim_loops(m: AffineMap) -> tuple[int | None, ...]:
     """For each tensor dim, the loop that indexes it (None for a constant)."""
     return tuple(e.position if isinstance(e, AffineDimExpr) else None for e in m.results)
-
-
-class ShardingModel(Protocol):
-    """What an op must tell xshard to be sharded.
-
-    `partition` is optional: where a model leaves it out, `shard-partition` emits the
-    same op on the local operands and local result types (`PartitionContext.clone_local`).
-    """
-
-    def rule(self, op: Operation) -> ShardingRule:
-        """Loops and indexing maps; `UnsupportedOp` when this op instance cannot be sharded."""
-        ...
-
-    def partition(self, op: Operation, ctx: PartitionContext) -> None:
-        """Optional. Emit the per-device form of `op` through `ctx` and hand its local
-        results to `ctx.set_results` (called by `shard-partition`)."""
-        ...
-
-
-class UnsupportedOp(Exception):
-    """This op instance has a model, but its form cannot be sharded (the message says why)."""
-
-
-_MODELS: dict[type[Operation], ShardingModel] = {}
-
-_MODEL_MODULES = tuple(
-    f"xshard.interfaces.models.{name}"
-    for name in (
-        "stablehlo",
-        "tcp",
-        "linalg",
-        "tosa",
-        "arith",
-        "tensor",
-        "stablehlo_convolution",
-        "stablehlo_windows",
-        "stablehlo_pad_reverse",
-        "stablehlo_indexing",
-        "stablehlo_control_flow",
-        "stablehlo_bitcast",
-    )
-)
-_loaded = False
-
-
-def register_model(
-    *op_classes: type[Operation],
-) -> Callable[[ShardingModel], ShardingModel]:
-    """Attach `model` to each op class: `register_model(AddOp, SubOp)(ElementwiseModel())`."""
-
-    def attach(model: ShardingModel) -> ShardingModel:
-        for cls in op_classes:
-            _MODELS[cls] = model
-        return model
-
-    return attach
-
-
-def _load_models() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _MODEL_MODULES:
-            import_module(module)
-
-
-def model_for(op: Operation) -> ShardingModel | None:
-    """The model of `op`'s class, loading xshard's built-in models on first use."""
-    _load_models()
-    return _MODELS.get(type(op))

@@ -12,7 +12,8 @@ from xdsl.ir import Operation
 
 from xshard.interfaces.models.arith_partition import partition_constant
 from xshard.interfaces.models.common import source_rule
-from xshard.interfaces.sharding_interface import ShardingRule, register_model
+from xshard.interfaces.sharding_interface import ShardingRule
+from xshard.interfaces.sharding_model import register_model
 
 
 class ConstantModel:

@@ -32,9 +32,8 @@ from xshard.interfaces.sharding_interface import (
     PartialFlow,
     PartialRule,
     ShardingRule,
-    UnsupportedOp,
-    register_model,
 )
+from xshard.interfaces.sharding_model import UnsupportedOp, register_model
 from xshard.sharding.reduction import ReductionKind
 
 _PARTIAL_RULES: dict[type[Operation], PartialRule] = {

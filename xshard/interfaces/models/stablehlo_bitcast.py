@@ -7,7 +7,8 @@ from xdsl.ir import Operation
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.checks import shape
 from xshard.interfaces.models.common import dims_map
-from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
+from xshard.interfaces.sharding_interface import Loop, ShardingRule
+from xshard.interfaces.sharding_model import register_model
 
 
 class BitcastConvertModel:

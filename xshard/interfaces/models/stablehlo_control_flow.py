@@ -20,7 +20,8 @@ from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.models.captures import clone_with_replicated_captures
 from xshard.interfaces.models.common import dims_map, rank
 from xshard.interfaces.partition_context import PartitionContext
-from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
+from xshard.interfaces.sharding_interface import Loop, ShardingRule
+from xshard.interfaces.sharding_model import register_model
 
 
 class WholeModel:

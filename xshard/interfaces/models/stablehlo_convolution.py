@@ -40,7 +40,8 @@ from xshard.interfaces.models.stablehlo_windows import (
     with_halos,
 )
 from xshard.interfaces.partition_context import PartitionContext
-from xshard.interfaces.sharding_interface import Loop, ShardingRule, register_model
+from xshard.interfaces.sharding_interface import Loop, ShardingRule
+from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
 
 

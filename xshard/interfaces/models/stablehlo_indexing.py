@@ -42,8 +42,8 @@ from xshard.interfaces.sharding_interface import (
     PartialFlow,
     PartialRule,
     ShardingRule,
-    register_model,
 )
+from xshard.interfaces.sharding_model import register_model
 
 GATHERED = PartialRule(PartialFlow.PASS_THROUGH, KINDS_ALL, operands=(0,))
 """gather(Σa) = Σ gather(a) (and alike for max, min): a gather only selects elements of

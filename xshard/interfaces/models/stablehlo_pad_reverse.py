@@ -9,13 +9,8 @@ from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.annotations import base_value
 from xshard.interfaces.models.common import MOVE, dims_map
 from xshard.interfaces.models.stablehlo_windows import parallel_loops
-from xshard.interfaces.sharding_interface import (
-    Loop,
-    PartialFlow,
-    PartialRule,
-    ShardingRule,
-    register_model,
-)
+from xshard.interfaces.sharding_interface import Loop, PartialFlow, PartialRule, ShardingRule
+from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
 
 

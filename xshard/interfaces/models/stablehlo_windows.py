@@ -34,8 +34,8 @@ from xshard.interfaces.sharding_interface import (
     PartialFlow,
     PartialRule,
     ShardingRule,
-    register_model,
 )
+from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding
 

@@ -11,7 +11,8 @@ from xdsl.dialects import tensor
 from xdsl.ir import Operation
 
 from xshard.interfaces.models.common import source_rule
-from xshard.interfaces.sharding_interface import ShardingRule, register_model
+from xshard.interfaces.sharding_interface import ShardingRule
+from xshard.interfaces.sharding_model import register_model
 
 
 class CreationModel:

@@ -48,9 +48,11 @@ from xdsl.traits import IsTerminator
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.interfaces.models import model_for
 from xshard.interfaces.models.captures import captured_values
 from xshard.interfaces.partition_context import PartitionContext, local_type
-from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, is_tensor, model_for
+from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
+from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
     ShardingOption,
     operand_layout,

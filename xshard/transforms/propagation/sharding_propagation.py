@@ -61,7 +61,9 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
-from xshard.interfaces.sharding_interface import ShardingRule, UnsupportedOp, is_tensor, model_for
+from xshard.interfaces.models import model_for
+from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
+from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
     Annotation,
     ShardingConflict,
@@ -330,7 +332,6 @@ class _FunctionPropagation:
                     new.result,
                     lambda u, new=new: isinstance(u.operation, ShardOp) and u.operation is not new,
                 )
-
 
     def settle_results(self) -> None:
         """A returned value this pass made partial leaves settled: callers expect the

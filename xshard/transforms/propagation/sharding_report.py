@@ -33,7 +33,9 @@ from xdsl.printer import Printer
 
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import base_value, sharding_of
-from xshard.interfaces.sharding_interface import UnsupportedOp, dim_loops, model_for
+from xshard.interfaces.models import model_for
+from xshard.interfaces.sharding_interface import dim_loops
+from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard

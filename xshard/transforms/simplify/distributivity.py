@@ -22,13 +22,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from xshard.dialects.stablehlo.reduction import REDUCTION_KINDS
-from xshard.interfaces.sharding_interface import (
-    NO_PARTIAL,
-    PartialFlow,
-    PartialRule,
-    UnsupportedOp,
-    model_for,
-)
+from xshard.interfaces.models import model_for
+from xshard.interfaces.sharding_interface import NO_PARTIAL, PartialFlow, PartialRule
+from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.sharding.reduction import ReductionKind
 
 IDEMPOTENT = frozenset(

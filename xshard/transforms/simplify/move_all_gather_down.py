@@ -36,7 +36,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from xshard.dialects.shard import AllGatherOp, AllSliceOp
-from xshard.interfaces.sharding_interface import UnsupportedOp, model_for
+from xshard.interfaces.models import model_for
+from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.transforms.simplify.replication import is_replicated
 
 
