@@ -2,8 +2,8 @@
 checked against the numpy model of the spec in `collective_model.py`.
 
 Modules are per-device (partition-mode) text written as jax-xla.md §3 says.
-`collective_broadcast` does not run on XLA:CPU: its CPU equivalent from
-`xshard.jax.broadcast_fallback` runs instead, and the native op is checked in
+`collective_broadcast` does not run on XLA:CPU: its CPU equivalent from the
+`convert-broadcast-to-all-reduce` pass runs instead, and the native op is checked in
 jaxlib's StableHLO reference interpreter (and natively where a GPU exists).
 """
 
@@ -20,8 +20,13 @@ sys.path.insert(0, os.path.dirname(__file__))
 import collective_model as model  # noqa: E402
 import jax  # noqa: E402
 
+from xshard.context import xshard_context  # noqa: E402
+from xshard.diagnostics import DiagnosticError  # noqa: E402
 from xshard.jax import BridgeError, run_spmd  # noqa: E402
-from xshard.jax.broadcast_fallback import masked_broadcast_text  # noqa: E402
+from xshard.testing.pass_numerics import parse  # noqa: E402
+from xshard.transforms.export.convert_broadcast_to_all_reduce import (  # noqa: E402
+    ConvertBroadcastToAllReducePass,
+)
 
 N = 8
 LOCAL = (8, 4)
@@ -202,31 +207,44 @@ BROADCAST_GROUPINGS = {
 }
 
 
-@pytest.mark.parametrize("grouping", BROADCAST_GROUPINGS)
-def test_collective_broadcast_cpu_equivalent(grouping: str):
-    """The masked all_reduce that stands in for collective_broadcast on XLA:CPU."""
-    groups = BROADCAST_GROUPINGS[grouping]
-    t = tensor(LOCAL)
-    body, value = masked_broadcast_text("%x", t, groups, N)
-    xs = inputs(7)
-    got = run(per_device_module(t, t, body, value), xs)
-    assert_per_device(got, model.collective_broadcast(xs, groups))
-
-
-def test_collective_broadcast_cpu_equivalent_on_booleans():
-    groups = GROUPINGS["permuted_pairs"]
-    t = tensor(LOCAL, "i1")
-    body, value = masked_broadcast_text("%x", t, groups, N)
-    xs = [x > 0 for x in inputs(8)]
-    got = run(per_device_module(t, t, body, value), xs)
-    assert_per_device(got, model.collective_broadcast(xs, groups))
-
-
 def native_broadcast_body(groups: list[list[int]], t: str) -> list[str]:
     return [
         f'%r = "stablehlo.collective_broadcast"(%x) <{{channel_handle = {CHANNEL}, '
         f"replica_groups = {dense_groups(groups)}}}> : ({t}) -> {t}"
     ]
+
+
+def cpu_broadcast(groups: list[list[int]], t: str):
+    """The native op's module as `convert-broadcast-to-all-reduce` lowers it."""
+    module = parse(per_device_module(t, t, native_broadcast_body(groups, t), "%r"))
+    ConvertBroadcastToAllReducePass().apply(xshard_context(), module)
+    return module
+
+
+CPU_BROADCAST_GROUPINGS = [g for g in BROADCAST_GROUPINGS if g != "ragged_cover"]
+
+
+@pytest.mark.parametrize("grouping", CPU_BROADCAST_GROUPINGS)
+def test_collective_broadcast_cpu_equivalent(grouping: str):
+    """The masked all_reduce that stands in for collective_broadcast on XLA:CPU."""
+    groups = BROADCAST_GROUPINGS[grouping]
+    xs = inputs(7)
+    got = run(cpu_broadcast(groups, tensor(LOCAL)), xs)
+    assert_per_device(got, model.collective_broadcast(xs, groups))
+
+
+def test_collective_broadcast_cpu_equivalent_on_booleans():
+    groups = GROUPINGS["permuted_pairs"]
+    xs = [x > 0 for x in inputs(8)]
+    got = run(cpu_broadcast(groups, tensor(LOCAL, "i1")), xs)
+    assert_per_device(got, model.collective_broadcast(xs, groups))
+
+
+def test_collective_broadcast_cpu_equivalent_needs_groups_of_one_size():
+    """The all_reduce's groups are one dense matrix: partitions in no group must fill
+    groups of the broadcast's size (here 2 left over for groups of 3)."""
+    with pytest.raises(DiagnosticError, match=r"partitions \[2, 7\] are in no replica group"):
+        cpu_broadcast(BROADCAST_GROUPINGS["ragged_cover"], tensor(LOCAL))
 
 
 def test_native_collective_broadcast_is_refused_by_xla_cpu():

@@ -3,7 +3,7 @@
 Shard level: each `// numerics` chunk of the lit file runs on 8 devices before
 and after the pass. StableHLO level (target=gpu): XLA:CPU cannot run
 `collective_broadcast`, so the rewritten module runs with each broadcast
-replaced by xshard.jax.broadcast_fallback's CPU stand-in, and must equal the
+lowered by `convert-broadcast-to-all-reduce` (its CPU stand-in), and must equal the
 original masked all_reduce on every device.
 """
 
@@ -20,9 +20,11 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xshard.context import xshard_context
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
-from xshard.dialects.stablehlo.collectives import id_rows
 from xshard.testing.lit_cases import NumericsCase, numerics_cases
 from xshard.testing.pass_numerics import compare_pass, parse
+from xshard.transforms.export.convert_broadcast_to_all_reduce import (
+    ConvertBroadcastToAllReducePass,
+)
 from xshard.transforms.simplify.detect_collective_broadcast import DetectCollectiveBroadcastPass
 
 LIT = Path(__file__).parent / "filecheck/transforms/detect-collective-broadcast"
@@ -62,27 +64,6 @@ def _runnable(module) -> None:
     fn.res_attrs = ArrayAttr([_MANUAL] * len(fn.function_type.outputs))
 
 
-def _cpu_stand_in(module) -> str:
-    """The module's text with each collective_broadcast as the masked all_reduce."""
-    from xshard.jax import module_text
-    from xshard.jax.broadcast_fallback import masked_broadcast_text
-
-    broadcasts = [op for op in module.walk() if isinstance(op, hlo.CollectiveBroadcastOp)]
-    for i, op in enumerate(broadcasts):
-        op.result.name_hint = f"bcast{i}"
-    lines = []
-    for line in module_text(module).splitlines():
-        found = re.match(r"\s*%(bcast\d+) = \"stablehlo.collective_broadcast\"\((%\w+)\)", line)
-        if not found:
-            lines.append(line)
-            continue
-        op = broadcasts[int(found[1][len("bcast") :])]
-        groups = id_rows(op.replica_groups)
-        text, _ = masked_broadcast_text(found[2], str(op.result.type), groups, 8, found[1])
-        lines += text
-    return "\n".join(lines)
-
-
 HLO_POSITIVE = [c for c in _chunks("stablehlo.mlir") if 'collective_broadcast"(' in c]
 
 
@@ -100,6 +81,7 @@ def test_stablehlo_level_equals_original_on_cpu(chunk: str):
     shape = fn.args[0].type.get_shape()
     per_device = [rng.standard_normal(shape).astype(np.float32) for _ in range(8)]
     (want,) = run_spmd(module_text(before), [per_device], 8)
-    (got,) = run_spmd(_cpu_stand_in(after), [per_device], 8)
+    ConvertBroadcastToAllReducePass().apply(xshard_context(), after)
+    (got,) = run_spmd(after, [per_device], 8)
     for w, g in zip(want, got, strict=True):
         np.testing.assert_array_equal(w, g)

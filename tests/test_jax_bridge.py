@@ -20,7 +20,6 @@ from xshard.jax import (
     run_global,
     run_spmd,
 )
-from xshard.jax.broadcast_fallback import masked_broadcast_text, reduction_groups, source_table
 from xshard.jax.devices import check_device_order, pick_devices
 
 
@@ -190,34 +189,10 @@ def test_module_text_is_what_xla_compiles():
     np.testing.assert_allclose(got, np.asarray(jax.jit(mlp)(X, W)), rtol=1e-6)
 
 
-def test_source_table_marks_the_first_id_of_each_group():
-    assert source_table([[3, 1], [0, 2]], 5) == [True, False, False, True, False]
-
-
-def test_reduction_groups_cover_every_partition_padded_with_minus_one():
-    assert reduction_groups([[6, 1, 3], [0, 4, 5]], 8) == [[6, 1, 3], [0, 4, 5], [2, 7, -1]]
-    assert reduction_groups([[1, 0], [2, 3]], 4) == [[1, 0], [2, 3]]
-
-
-@pytest.mark.parametrize(
-    ("groups", "message"),
-    [
-        ([[0, 1], [1, 2]], "partition 1 is in two replica groups"),
-        ([[0, 8]], r"partition 8 is outside 0..7"),
-        ([[0], []], "empty group"),
-    ],
-)
-def test_bad_broadcast_groups_are_refused(groups, message):
-    with pytest.raises(ValueError, match=message):
-        masked_broadcast_text("%x", "tensor<2xf32>", groups, 8)
-
-
-def test_broadcast_fallback_rejects_unranked_types():
-    with pytest.raises(ValueError, match="static ranked tensor type"):
-        masked_broadcast_text("%x", "tensor<?x2xf32>", [[0, 1]], 2)
-
-
-def test_broadcast_fallback_does_not_import_jax():
-    """`convert-shard-to-stablehlo` imports it; xshard-opt must not pay for jax."""
-    code = "import sys, xshard.jax.broadcast_fallback; sys.exit('jax' in sys.modules)"
+def test_the_export_does_not_import_jax():
+    """xshard-opt runs `convert-shard-to-stablehlo` without paying for jax."""
+    code = (
+        "import sys, xshard.transforms.export.convert_shard_to_stablehlo; "
+        "sys.exit('jax' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

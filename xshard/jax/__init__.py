@@ -1,7 +1,7 @@
 """The jax/XLA bridge: JAX functions to xDSL modules, and modules to runs on N devices.
 
-The names below load on first use, so that passes importing the jax-free
-`xshard.jax.broadcast_fallback` do not pay for importing jax.
+The names below load on first use, so that importing this package (as importing
+`xshard.jax.run` does) imports no jax before a driver has set XLA's flags.
 """
 
 from importlib import import_module

@@ -30,6 +30,19 @@ _PASSES: dict[str, tuple[str, str]] = {
         "export.convert_shard_to_stablehlo",
         "ConvertShardToStablehloPass",
     ),
+    "convert-shard-queries-to-stablehlo": (
+        "export.convert_shard_queries_to_stablehlo",
+        "ConvertShardQueriesToStablehloPass",
+    ),
+    "convert-broadcast-to-all-reduce": (
+        "export.convert_broadcast_to_all_reduce",
+        "ConvertBroadcastToAllReducePass",
+    ),
+    "convert-shard-collectives-to-stablehlo": (
+        "export.convert_shard_collectives_to_stablehlo",
+        "ConvertShardCollectivesToStablehloPass",
+    ),
+    "finalize-partition-mode": ("export.finalize_partition_mode", "FinalizePartitionModePass"),
     "shard-fold-all-reduce": ("simplify.fold_all_reduce", "FoldAllReducePass"),
     "shard-reassociate-all-reduce": (
         "simplify.reassociate_all_reduce",

@@ -31,11 +31,12 @@ def constant(emit: Emit, value: int) -> SSAValue:
 
 class PartitionIndex:
     """This device's linear index in one function: `partition_id` as `tensor<i64>`,
-    emitted once at the top of the function body so that every use is dominated."""
+    emitted once at the top of the function body so that every use is dominated; the
+    one already there is reused, so that the export passes share it."""
 
     def __init__(self, body: Block):
         self._body = body
-        self._value: SSAValue | None = None
+        self._value: SSAValue | None = _existing(body)
 
     def linear(self) -> SSAValue:
         if self._value is None:
@@ -44,6 +45,20 @@ class PartitionIndex:
             Rewriter.insert_op([pid, as_index], InsertPoint.at_start(self._body))
             self._value = as_index.result
         return self._value
+
+
+def _existing(body: Block) -> SSAValue | None:
+    pid = body.first_op
+    if not isinstance(pid, hlo.PartitionIdOp):
+        return None
+    convert = pid.next_op
+    if (
+        isinstance(convert, hlo.ConvertOp)
+        and convert.operands[0] is pid.results[0]
+        and convert.result.type == INDEX_TENSOR
+    ):
+        return convert.result
+    return None
 
 
 def coordinate(emit: Emit, linear: SSAValue, shape: Sequence[int], axis: int) -> SSAValue:

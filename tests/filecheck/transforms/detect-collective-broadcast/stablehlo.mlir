@@ -105,8 +105,8 @@ module @jit_body3 attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas =
 // -----
 
 // Each group may have its own source: collective_broadcast takes any group order.
-// This is xshard.jax.broadcast_fallback's CPU stand-in (a table of sources read
-// at partition_id) for sources 3 and 6, turned back into the broadcast it stands for.
+// This is a CPU stand-in with a table of sources read at partition_id, for sources
+// 3 and 6, turned back into the broadcast it stands for.
 // CHECK-LABEL: func.func @fallback_table
 // CHECK:         %[[B:.*]] = "stablehlo.collective_broadcast"(%x) <{{{.*}}replica_groups = dense<{{\[}}[3, 0, 1, 2], [6, 4, 5, 7]]> : tensor<2x4xi64>}>
 // CHECK-NEXT:    func.return %[[B]]
