@@ -18,9 +18,10 @@ from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, LocatingParser
 from xshard.dialects.shard import ShardOp
 from xshard.interfaces.annotations import result_annotation, sharding_of
-from xshard.run import Collective, run_module
+from xshard.jax.run import run_module
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
+from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, plan_cost, solve
 from xshard.transforms.propagation.auto.strategies import op_options, value_layouts

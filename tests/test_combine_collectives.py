@@ -10,7 +10,7 @@ import pytest
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 from xshard.testing.lit_cases import numerics_cases
 from xshard.testing.pass_numerics import compare_pass
 from xshard.transforms.simplify.combine_collectives import CombineCollectivesPass

@@ -2,7 +2,7 @@
 reverse) partitioned and run on 8 simulated CPU devices, against one device.
 
 Each `tests/e2e/` program below is a global annotated program run end to end by
-`xshard.run.run_module` (propagation, partition, collective simplification, export,
+`xshard.jax.run.run_module` (propagation, partition, collective simplification, export,
 XLA); the collectives each device executes are held to the analytic minimum written
 in the program's header comment. The sharding rules of the shapes that must not be
 split are checked directly (a wrongly indexed dim would be a wrong number), and every
@@ -22,8 +22,9 @@ from xshard.diagnostics import LocatingParser
 from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.models import model_for
 from xshard.interfaces.sharding_interface import NO_PARTIAL, dim_loops
-from xshard.run import Collective, run_module
+from xshard.jax.run import run_module
 from xshard.sharding.reduction import ReductionKind
+from xshard.transforms.analysis.collective_count import Collective
 
 E2E = Path(__file__).parent / "e2e"
 

@@ -8,7 +8,7 @@ import re
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 from xshard.transforms.propagation.factor_propagation import FactorPropagation
 from xshard.transforms.propagation.sharding_propagation import ShardingPropagationPass
 from xshard.transforms.propagation.sharding_report import sharding_report

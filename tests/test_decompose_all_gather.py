@@ -15,10 +15,12 @@ import pytest
 from xshard.cli.run import main
 from xshard.context import xshard_context
 from xshard.dialects.shard import AllGatherOp, BroadcastOp, ShiftOp, index_list_attr
-from xshard.run import entry_function, random_inputs, run_module
+from xshard.jax.run import run_module
+from xshard.sharding.arrays import random_inputs
 from xshard.testing.column_parallel import column_parallel_linear
 from xshard.testing.lit_cases import numerics_cases
 from xshard.testing.pass_numerics import compare_pass, parse, run_per_device
+from xshard.transforms.export.entry import entry_function
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.sharding_propagation import ShardingPropagationPass
 from xshard.transforms.simplify.decompose_all_gather import DecomposeAllGatherPass

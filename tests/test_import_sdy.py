@@ -18,7 +18,7 @@ from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.dialects.shard import GridOp
 from xshard.jax.hlo_collectives import hlo_rows
-from xshard.run import run_module
+from xshard.jax.run import run_module
 from xshard.testing.jax_programs import mesh_2x4
 from xshard.transforms.spmd_pipeline import import_passes
 

@@ -1,6 +1,6 @@
 """Partition rules of gather, scatter, dynamic_slice/dynamic_update_slice, sort, top_k,
 while, case, optimization_barrier and bitcast_convert, proven by running: small
-annotated programs (tests/e2e/, grids 8 and 2x4) through `xshard.run.run_module` on 8
+annotated programs (tests/e2e/, grids 8 and 2x4) through `xshard.jax.run.run_module` on 8
 simulated devices, against the same program on one.
 
 Each program's header says which rule it exercises; the collectives each device runs
@@ -16,7 +16,7 @@ import pytest
 
 from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 
 E2E = Path(__file__).parent / "e2e"
 

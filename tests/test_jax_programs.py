@@ -18,7 +18,7 @@ import pytest
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.jax.hlo_collectives import hlo_rows
-from xshard.run import run_module
+from xshard.jax.run import run_module
 from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
 
 MESH = mesh_2x4()

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xshard.run import entry_function, random_inputs
+from xshard.sharding.arrays import random_inputs
 from xshard.testing.lit_cases import numerics_cases
 from xshard.testing.pass_numerics import compare_pass, parse, run_per_device
+from xshard.transforms.export.entry import entry_function
 from xshard.transforms.simplify.move_all_gather_down import MoveAllGatherDownPass
 
 LIT = (

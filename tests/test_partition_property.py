@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 from xshard.testing.random_programs import programs
 
 FILECHECK = Path(__file__).parent / "filecheck"

@@ -1,7 +1,7 @@
 """`shard-partition` preserves meaning: the partitioned program, run by XLA on 2 or 8
 simulated CPU devices, computes what the unpartitioned program computes on one.
 
-Each case is a global program with a few annotations, run by `xshard.run.run_module`:
+Each case is a global program with a few annotations, run by `xshard.jax.run.run_module`:
 it goes through `sharding-propagation`, `shard-partition` and
 `convert-shard-to-stablehlo{target=cpu}`; each device gets its block of every
 argument (`simulate.distribute`) and the per-device results are put back together
@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 
 MLP = (Path(__file__).parents[1] / "examples" / "mlp_1d.mlir").read_text()
 

@@ -16,7 +16,7 @@ import pytest
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
-from xshard.run import run_module
+from xshard.jax.run import run_module
 
 GRID_8 = "shard.grid @g(shape = 8)"
 GRID_2X4 = "shard.grid @g(shape = 2x4)"

@@ -1,4 +1,4 @@
-"""`xshard-run` and `xshard.run.run_module`: global annotated programs run end to end on
+"""`xshard-run` and `xshard.jax.run.run_module`: global annotated programs run end to end on
 simulated CPU devices, checked against one device, with the collectives each device
 executes held to the analytic minimum written in each program's header comment.
 
@@ -19,12 +19,15 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
-import xshard.run as run_lib
+import xshard.jax.run as run_lib
 from xshard.cli.run import main
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.dialects import stablehlo as hlo
-from xshard.run import Collective, count_collectives, run_module
+from xshard.jax.run import run_module
+from xshard.sharding.arrays import random_inputs
+from xshard.transforms.analysis.collective_count import Collective, count_collectives
+from xshard.transforms.export.entry import entry_function
 
 ROOT = Path(__file__).parents[1]
 E2E = ROOT / "tests" / "e2e"
@@ -144,9 +147,9 @@ def test_global_arguments_slice_locally() -> None:
 
 
 def test_inputs_are_seeded() -> None:
-    fn = run_lib.entry_function(load(E2E / "dp_linear_step_8.mlir"))
+    fn = entry_function(load(E2E / "dp_linear_step_8.mlir"))
     first, again, other = (
-        run_lib.random_inputs(fn, np.random.default_rng(seed)) for seed in (1, 1, 2)
+        random_inputs(fn, np.random.default_rng(seed)) for seed in (1, 1, 2)
     )
     assert [a.shape for a in first] == [(64, 32), (64,), (32,)]
     assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
@@ -160,8 +163,8 @@ def test_random_inputs_by_element_type() -> None:
         "%d: tensor<64xbf16>) {\n  func.return\n}\n",
         "<test>",
     ).parse_module()
-    flags, ints, unsigned, halves = run_lib.random_inputs(
-        run_lib.entry_function(module), np.random.default_rng(0)
+    flags, ints, unsigned, halves = random_inputs(
+        entry_function(module), np.random.default_rng(0)
     )
     assert flags.dtype == np.bool_ and flags.any() and not flags.all()
     assert ints.dtype == np.int32 and ints.min() >= -4 and ints.max() <= 4 and ints.min() < 0

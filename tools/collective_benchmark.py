@@ -18,7 +18,7 @@ Collectives are counted on the StableHLO of `target=gpu`, what a GPU would run:
 `target=cpu` writes `shard.broadcast` as a masked all_reduce, XLA:CPU having no
 collective_broadcast; the other collectives are the same on both targets. Each
 xshard variant is also executed on 8 simulated CPU devices (`target=cpu`): the
-global programs by `xshard.run.run_module` against the program on one device, the
+global programs by `xshard.jax.run.run_module` against the program on one device, the
 shard-level one against what the idiom means (every device gets device 3's block).
 Bytes are one device's operand bytes; the ring cost is comm-report's model.
 """
@@ -140,7 +140,7 @@ def _inputs_only(text: str) -> str:
 
 def _memory_limit(name: str) -> int:
     """Three quarters of the bytes of the program's arguments held whole (all f32)."""
-    from xshard.run import entry_function
+    from xshard.transforms.export.entry import entry_function
 
     args = entry_function(_parse(name)).body.block.args
     return 3 * sum(4 * prod(a.type.get_shape()) for a in args) // 4
@@ -158,11 +158,11 @@ def _device_passes(simplify: bool):
 def _gpu_rows(name: str, simplify: bool, auto: bool = False):
     """comm-report's rows of the StableHLO that xshard writes for a GPU."""
     from xshard.context import xshard_context
-    from xshard.run import entry_function
     from xshard.transforms.analysis.comm_report import collective_rows
     from xshard.transforms.export.convert_shard_to_stablehlo import (
         ConvertShardToStablehloPass,
     )
+    from xshard.transforms.export.entry import entry_function
     from xshard.transforms.spmd_pipeline import SpmdPipelinePass
 
     module, ctx = _parse(name, auto), xshard_context()
@@ -183,7 +183,7 @@ def _executes_right(name: str, simplify: bool, auto: bool = False) -> bool:
     import numpy as np
 
     from xshard.context import xshard_context
-    from xshard.run import run_module
+    from xshard.jax.run import run_module
     from xshard.testing.pass_numerics import run_per_device
 
     module = _parse(name, auto)

@@ -2,7 +2,7 @@
 decomposed by `shard-decompose-all-gather` (`broadcast`, `ring`), on 8 simulated
 CPU devices.
 
-For each size, each variant goes through `xshard.run.run_module` (so it is checked
+For each size, each variant goes through `xshard.jax.run.run_module` (so it is checked
 against one device first), then the per-device StableHLO is compiled once and
 called with the same per-device arguments, alternating one call of each variant
 (results waited on), `--calls` rounds after `--warmup`; the table gives the median.
@@ -37,7 +37,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 from xshard.context import xshard_context  # noqa: E402
 from xshard.diagnostics import LocatingParser  # noqa: E402
 from xshard.jax import compile_spmd  # noqa: E402
-from xshard.run import RunReport, run_module  # noqa: E402
+from xshard.jax.run import RunReport, run_module  # noqa: E402
 from xshard.sharding.grid import Grid  # noqa: E402
 from xshard.sharding.overlap_cost import OverlapModel  # noqa: E402
 from xshard.testing.column_parallel import column_parallel_linear  # noqa: E402

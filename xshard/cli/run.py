@@ -3,7 +3,7 @@ devices, check it against the program on one device, and report the collectives.
 
 Exit 0 when the results match, 1 when they do not or the input is bad (a one-line
 `file:line:col: error: message` on stderr, never a traceback), 2 on an internal error.
-The work is `xshard.run.run_module`; this module parses flags, sets up XLA's devices
+The work is `xshard.jax.run.run_module`; this module parses flags, sets up XLA's devices
 before jax is imported, and prints.
 """
 
@@ -21,7 +21,7 @@ from xshard.cli.internal_error import report_internal_error
 from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
 
 if TYPE_CHECKING:
-    from xshard.run import RunReport
+    from xshard.jax.run import RunReport
 
 _PROG = "xshard-run"
 
@@ -134,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
     from xshard.context import xshard_context
     from xshard.diagnostics import DiagnosticError, LocatingParser, error_line
     from xshard.jax import BridgeError, module_text
-    from xshard.run import run_module
+    from xshard.jax.run import run_module
 
     try:
         text = Path(args.file).read_text()

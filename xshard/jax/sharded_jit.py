@@ -44,14 +44,15 @@ from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line, verify_loc
 from xshard.dialects.shard import GridOp
 from xshard.jax.errors import BridgeError
 from xshard.jax.importer import module_text
-from xshard.run import (
-    count_collectives,
-    element_dtype,
-    entry_function,
+from xshard.sharding.arrays import element_dtype
+from xshard.sharding.sharding import Sharding
+from xshard.transforms.analysis.collective_count import count_collectives
+from xshard.transforms.export.entry import entry_function
+from xshard.transforms.spmd_pipeline import (
+    SpmdPipelinePass,
+    import_passes,
     partition_recording_boundary,
 )
-from xshard.sharding.sharding import Sharding
-from xshard.transforms.spmd_pipeline import SpmdPipelinePass, import_passes
 
 __all__ = ["Compiled", "Function", "Lowered", "XShardCallError", "jit"]
 

@@ -18,8 +18,9 @@ from xdsl.passes import ModulePass
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser, verify_located
-from xshard.run import entry_function, random_inputs
+from xshard.sharding.arrays import random_inputs
 from xshard.transforms.export.convert_shard_to_stablehlo import ConvertShardToStablehloPass
+from xshard.transforms.export.entry import entry_function
 
 
 @dataclass(frozen=True)

@@ -11,18 +11,24 @@ skip that phase (it would also lower their tensor reshapes, which need static sh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xshard.diagnostics import verify_located
+from xshard.dialects.shard import ShardOp
+from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.sharding.sharding import Sharding
 from xshard.transforms.export.convert_shard_to_stablehlo import (
     ConvertShardToStablehloPass,
     Target,
 )
+from xshard.transforms.export.entry import entry_function
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.propagation.sharding_propagation import (
@@ -118,3 +124,34 @@ class SpmdPipelinePass(ModulePass):
             phase.apply(ctx, op)
             if self.verify_each:
                 verify_located(op)
+
+
+def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding | None]]:
+    """The layouts `shard-partition` gives the boundary of `fn`: each argument's first
+    result annotation and each returned annotation; `None` (none) is replicated."""
+    args: list[Sharding | None] = []
+    for arg in fn.body.block.args:
+        shard = result_annotation(arg)
+        args.append(None if shard is None else sharding_of(shard.sharding, shard))
+    ret = fn.body.block.last_op
+    assert ret is not None
+    results: list[Sharding | None] = []
+    for value in ret.operands:
+        owner = value.owner
+        results.append(sharding_of(owner.sharding, owner) if isinstance(owner, ShardOp) else None)
+    return args, results
+
+
+def partition_recording_boundary(
+    phases: Sequence[ModulePass], ctx: Context, module: ModuleOp
+) -> tuple[list[Sharding | None], list[Sharding | None]]:
+    """Apply `phases` (the pipeline after import) to `module` and verify the result;
+    with them, the layouts `shard-partition` gives the entry function's boundary,
+    read just before it runs (the annotations go with it)."""
+    layouts: tuple[list[Sharding | None], list[Sharding | None]] = ([], [])
+    for phase in phases:
+        if isinstance(phase, ShardPartitionPass):
+            layouts = boundary_shardings(entry_function(module))
+        phase.apply(ctx, module)
+    verify_located(module)
+    return layouts

@@ -28,69 +28,36 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    IntegerType,
     ModuleOp,
-    Signedness,
     StringAttr,
-    SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
 
 import xshard.jax as bridge
 from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, verify_located
 from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
-from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.sharding.arrays import element_dtype, random_inputs, static_tensor
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.simulate import SimulationError, assemble, distribute
+from xshard.transforms.analysis.collective_count import Collective, count_collectives
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
-from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
+from xshard.transforms.export.entry import entry_function
+from xshard.transforms.partition.shard_partition import ArgumentMode
 from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
 from xshard.transforms.simplify.decompose_all_gather import Overlap
 from xshard.transforms.spmd_pipeline import (
     LowerTcpIfPresentPass,
     SpmdPipelinePass,
     import_passes,
-)
-
-__all__ = [
-    "Collective",
-    "RunReport",
-    "boundary_shardings",
-    "count_collectives",
-    "element_dtype",
-    "entry_function",
-    "partition_recording_boundary",
-    "run_module",
-    "strip_annotations",
-]
-
-COLLECTIVES = (
-    "all_reduce",
-    "all_gather",
-    "reduce_scatter",
-    "all_to_all",
-    "collective_permute",
-    "collective_broadcast",
+    partition_recording_boundary,
 )
 
 # Relative tolerance per float type: summation order differs between the partitioned
 # and the global program, and the error of a reordered sum scales with its terms, so
 # the absolute tolerance is this times the largest expected magnitude.
 _TOLERANCE = {"float16": 1e-2, "bfloat16": 5e-2, "float32": 1e-4, "float64": 1e-10}
-
-
-@dataclass(frozen=True)
-class Collective:
-    """How often one kind of StableHLO collective runs on each device, and its traffic:
-    the summed operand size, in bytes, on one device."""
-
-    op: str
-    count: int
-    bytes: int
 
 
 @dataclass
@@ -125,21 +92,6 @@ class RunReport:
         }
 
 
-def entry_function(module: ModuleOp) -> func.FuncOp:
-    """`@main`, else the module's only function: the one the converted module runs."""
-    functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
-    named = [fn for fn in functions if fn.sym_name.data == "main"]
-    if named:
-        return named[0]
-    if len(functions) == 1:
-        return functions[0]
-    where = functions[1] if functions else None
-    raise DiagnosticError(
-        where,
-        f"expected one function or a function named @main to run, found {len(functions)}",
-    )
-
-
 def strip_annotations(module: ModuleOp) -> ModuleOp:
     """The unpartitioned program, in place: each annotation replaced by what it annotates,
     grids and shardings gone, the entry function named `main` (the name XLA runs)."""
@@ -155,112 +107,6 @@ def strip_annotations(module: ModuleOp) -> ModuleOp:
             op.erase()
     entry.sym_name = StringAttr("main")
     return module
-
-
-def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding | None]]:
-    """The layouts `shard-partition` gives the boundary of `fn`: each argument's first
-    result annotation and each returned annotation; `None` (none) is replicated."""
-    args: list[Sharding | None] = []
-    for arg in fn.body.block.args:
-        shard = result_annotation(arg)
-        args.append(None if shard is None else sharding_of(shard.sharding, shard))
-    ret = fn.body.block.last_op
-    assert ret is not None
-    results: list[Sharding | None] = []
-    for value in ret.operands:
-        owner = value.owner
-        results.append(sharding_of(owner.sharding, owner) if isinstance(owner, ShardOp) else None)
-    return args, results
-
-
-def partition_recording_boundary(
-    phases: Sequence[ModulePass], ctx: Context, module: ModuleOp
-) -> tuple[list[Sharding | None], list[Sharding | None]]:
-    """Apply `phases` (the pipeline after import) to `module` and verify the result;
-    with them, the layouts `shard-partition` gives the entry function's boundary,
-    read just before it runs (the annotations go with it)."""
-    layouts: tuple[list[Sharding | None], list[Sharding | None]] = ([], [])
-    for phase in phases:
-        if isinstance(phase, ShardPartitionPass):
-            layouts = boundary_shardings(entry_function(module))
-        phase.apply(ctx, module)
-    verify_located(module)
-    return layouts
-
-
-def element_dtype(element: Attribute, where: Operation) -> np.dtype:
-    """The numpy dtype of a tensor element type; `where` locates the refusal of others."""
-    if isinstance(element, IntegerType):
-        width = element.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        unsigned = element.signedness.data == Signedness.UNSIGNED
-        if width in (8, 16, 32, 64):
-            return np.dtype(f"{'u' if unsigned else ''}int{width}")
-    if isinstance(element, Float16Type | Float32Type | Float64Type):
-        return np.dtype(f"float{element.bitwidth}")
-    if isinstance(element, BFloat16Type):
-        import ml_dtypes  # shipped with jax
-
-        return np.dtype(ml_dtypes.bfloat16)
-    raise DiagnosticError(where, f"cannot make random inputs of element type {element}")
-
-
-def _static_tensor(type_: Attribute, where: Operation) -> TensorType[Any]:
-    if not isinstance(type_, TensorType) or any(d < 0 for d in type_.get_shape()):
-        raise DiagnosticError(where, f"expected statically shaped tensors, got {type_}")
-    return type_
-
-
-def random_inputs(fn: func.FuncOp, rng: np.random.Generator) -> list[np.ndarray]:
-    """One global value per argument: floats standard normal, integers in [-4, 4]
-    ([0, 8] unsigned), booleans fair coins."""
-    values = []
-    for type_ in fn.function_type.inputs:
-        tensor = _static_tensor(type_, fn)
-        shape, dtype = tensor.get_shape(), element_dtype(tensor.element_type, fn)
-        if dtype == np.bool_:
-            values.append(rng.integers(0, 2, size=shape).astype(dtype))
-        elif dtype.kind in "iu":
-            low = 0 if dtype.kind == "u" else -4
-            values.append(rng.integers(low, low + 9, size=shape).astype(dtype))
-        else:
-            values.append(rng.standard_normal(shape).astype(dtype))
-    return values
-
-
-def _operand_bytes(op: Operation) -> int:
-    total = 0
-    for operand in op.operands:
-        tensor = _static_tensor(operand.type, op)
-        total += prod(tensor.get_shape()) * element_dtype(tensor.element_type, op).itemsize
-    return total
-
-
-def count_collectives(module: ModuleOp, fn: func.FuncOp | None = None) -> list[Collective]:
-    """The StableHLO collectives `fn` (default: the entry function) executes on one
-    device, in order of first appearance; a callee's count once per call."""
-    counts: dict[str, list[int]] = {}
-
-    def visit(body: func.FuncOp) -> None:
-        for op in body.walk():
-            if isinstance(op, func.CallOp):
-                visit(_callee(module, op))
-            elif op.name.removeprefix("stablehlo.") in COLLECTIVES:
-                tally = counts.setdefault(op.name.removeprefix("stablehlo."), [0, 0])
-                tally[0] += 1
-                tally[1] += _operand_bytes(op)
-
-    visit(fn or entry_function(module))
-    return [Collective(name, n, b) for name, (n, b) in counts.items()]
-
-
-def _callee(module: ModuleOp, call: func.CallOp) -> func.FuncOp:
-    name = call.callee
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and SymbolRefAttr(op.sym_name) == name and op.body.blocks:
-            return op
-    raise DiagnosticError(call, f"the callee {name} has no body in this module")
 
 
 def _grids(module: ModuleOp, devices: int) -> dict[str, Grid]:
@@ -392,7 +238,7 @@ def _check_comparable(fn: func.FuncOp) -> None:
         raise DiagnosticError(
             fn, "the function returns nothing, so there is nothing to compare with one device"
         )
-    sizes = [prod(_static_tensor(t, fn).get_shape()) for t in outputs]
+    sizes = [prod(static_tensor(t, fn).get_shape()) for t in outputs]
     if not any(sizes):
         raise DiagnosticError(
             fn, "every result of the function is empty, so there is nothing to compare"
