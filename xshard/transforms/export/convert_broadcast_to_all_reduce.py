@@ -32,9 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -43,12 +41,14 @@ from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.collectives import id_rows
 from xshard.transforms.export.convert_shard_collectives_to_stablehlo import (
+    BroadcastPattern,
+    ScatterPattern,
     groups,
-    local_slice,
     root_index,
 )
 from xshard.transforms.export.device_index import Emit, constant, group_index, mixed_radix
 from xshard.transforms.export.lowering import (
+    apply_patterns,
     emitter,
     erase_dead_casts,
     fail,
@@ -97,22 +97,6 @@ def _broadcast(emit: Emit, op: shard.BroadcastOp | shard.ScatterOp) -> SSAValue:
     position = group_index(emit, linear_index(op), grid_shape(op), axes)
     is_root = emit(hlo.CompareOp(position, root, "EQ"))
     return masked_all_reduce(emit, op.input, value_type, is_root, replica_groups)
-
-
-class _Broadcast(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: shard.BroadcastOp, rewriter: PatternRewriter) -> None:
-        replace(rewriter, op, [_broadcast(emitter(rewriter), op)])
-
-
-class _Scatter(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: shard.ScatterOp, rewriter: PatternRewriter) -> None:
-        emit, axes = emitter(rewriter), op.grid_axes_tuple()
-        result_type = static_tensor(op, op.result)
-        whole = _broadcast(emit, op)
-        sliced = local_slice(emit, op, whole, op.scatter_axis.value.data, axes, result_type)
-        replace(rewriter, op, [sliced])
 
 
 def _declared_partitions(op: Operation) -> int | None:
@@ -170,8 +154,10 @@ class ConvertBroadcastToAllReducePass(ModulePass):
     name = "convert-broadcast-to-all-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = [_Broadcast(), _Scatter(), _CollectiveBroadcast()]
-        # dce off: dead ops of the input are not this pass's to remove
-        applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
-        PatternRewriteWalker(applier).rewrite_module(op)
+        patterns = [
+            BroadcastPattern(_broadcast),
+            ScatterPattern(_broadcast),
+            _CollectiveBroadcast(),
+        ]
+        apply_patterns(op, patterns)
         erase_dead_casts(op)

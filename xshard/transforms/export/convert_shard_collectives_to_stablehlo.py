@@ -32,7 +32,7 @@ StableHLO form (send/recv, an unpartitioned program's annotations) are refused.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -48,9 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -61,6 +59,7 @@ from xshard.sharding.groups import device_groups
 from xshard.sharding.reduction import ReductionKind
 from xshard.transforms.export.device_index import Emit, constant, group_index
 from xshard.transforms.export.lowering import (
+    apply_patterns,
     emitter,
     erase_dead_casts,
     fail,
@@ -281,18 +280,30 @@ class _AllSlice(RewritePattern):
         replace(rewriter, op, [sliced])
 
 
-class _Broadcast(RewritePattern):
+BroadcastLowering = Callable[[Emit, shard.BroadcastOp | shard.ScatterOp], SSAValue]
+"""Emits a rooted op's broadcast of its input; returns the value every device gets."""
+
+
+@dataclass(frozen=True)
+class BroadcastPattern(RewritePattern):
+    lower: BroadcastLowering
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shard.BroadcastOp, rewriter: PatternRewriter) -> None:
-        replace(rewriter, op, [_collective_broadcast(emitter(rewriter), op)])
+        replace(rewriter, op, [self.lower(emitter(rewriter), op)])
 
 
-class _Scatter(RewritePattern):
+@dataclass(frozen=True)
+class ScatterPattern(RewritePattern):
+    """A scatter: the broadcast `lower` emits, then this device's block."""
+
+    lower: BroadcastLowering
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shard.ScatterOp, rewriter: PatternRewriter) -> None:
         emit, axes = emitter(rewriter), op.grid_axes_tuple()
         result_type = static_tensor(op, op.result)
-        whole = _collective_broadcast(emit, op)
+        whole = self.lower(emit, op)
         sliced = local_slice(emit, op, whole, op.scatter_axis.value.data, axes, result_type)
         replace(rewriter, op, [sliced])
 
@@ -384,27 +395,22 @@ class _Refuse(RewritePattern):
             raise fail(op, _NO_COUNTERPART[type(op)])
 
 
-COLLECTIVE_PATTERNS: tuple[type[RewritePattern], ...] = (
-    _AllReduce,
-    _AllGather,
-    _ReduceScatter,
-    _AllToAll,
-    _AllSlice,
-    _Broadcast,
-    _Scatter,
-    _Shift,
-    _UpdateHalo,
-    _Refuse,
-)
-
-
 @dataclass(frozen=True)
 class ConvertShardCollectivesToStablehloPass(ModulePass):
     name = "convert-shard-collectives-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = [pattern() for pattern in COLLECTIVE_PATTERNS]
-        # dce off: dead ops of the input are not this pass's to remove
-        applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
-        PatternRewriteWalker(applier).rewrite_module(op)
+        patterns = [
+            _AllReduce(),
+            _AllGather(),
+            _ReduceScatter(),
+            _AllToAll(),
+            _AllSlice(),
+            BroadcastPattern(_collective_broadcast),
+            ScatterPattern(_collective_broadcast),
+            _Shift(),
+            _UpdateHalo(),
+            _Refuse(),
+        ]
+        apply_patterns(op, patterns)
         erase_dead_casts(op)

@@ -24,9 +24,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnrealizedConversionCast
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -39,6 +37,7 @@ from xshard.dialects import stablehlo as hlo
 from xshard.transforms.export.device_index import constant, coordinate
 from xshard.transforms.export.index_arith import SCALAR_OPS, lower_scalar, tensor_type
 from xshard.transforms.export.lowering import (
+    apply_patterns,
     derived_cast,
     derived_tensor,
     emitter,
@@ -218,7 +217,5 @@ class ConvertShardQueriesToStablehloPass(ModulePass):
             _SelectTensors(),
             _SelectBranches(),
         ]
-        # dce off: dead ops of the input are not this pass's to remove
-        applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
-        PatternRewriteWalker(applier).rewrite_module(op)
+        apply_patterns(op, patterns)
         _settle(derived)

@@ -20,12 +20,24 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import shard
 from xshard.transforms.export.device_index import Emit, PartitionIndex
 from xshard.transforms.export.index_arith import constant as scalar_constant
+
+
+def apply_patterns(module: ModuleOp, patterns: Sequence[RewritePattern]) -> None:
+    """`patterns` to a fixed point, without the walker's dead-code elimination: the
+    input's unused ops are not the export's to remove."""
+    applier = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
+    PatternRewriteWalker(applier).rewrite_module(module)
 
 
 def fail(op: Operation, why: str) -> DiagnosticError:
