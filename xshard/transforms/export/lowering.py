@@ -34,10 +34,11 @@ from xshard.transforms.export.index_arith import constant as scalar_constant
 
 
 def apply_patterns(module: ModuleOp, patterns: Sequence[RewritePattern]) -> None:
-    """`patterns` to a fixed point, without the walker's dead-code elimination: the
-    input's unused ops are not the export's to remove."""
+    """`patterns` in one forward walk, which visits every op after the ops defining its
+    operands (all the export's patterns need), and without the walker's dead-code
+    elimination: the input's unused ops are not the export's to remove."""
     applier = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
-    PatternRewriteWalker(applier).rewrite_module(module)
+    PatternRewriteWalker(applier, apply_recursively=False).rewrite_module(module)
 
 
 def fail(op: Operation, why: str) -> DiagnosticError:
