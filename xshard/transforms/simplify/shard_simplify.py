@@ -42,7 +42,7 @@ from xshard.dialects.shard import (
     lookup_grid,
 )
 from xshard.sharding.reduction import ReductionKind
-from xshard.transforms.canonicalization.shard import RemoveEmptyGridAxesCollective
+from xshard.dialects.shard_canonicalization import RemoveEmptyGridAxesCollective
 from xshard.transforms.simplify import (
     cancel_inverse_pairs,
     combine_collectives,
