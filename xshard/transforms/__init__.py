@@ -57,6 +57,10 @@ _PASSES: dict[str, tuple[str, str]] = {
         "simplify.detect_collective_broadcast",
         "DetectCollectiveBroadcastPass",
     ),
+    "test-grid-process-multi-index-op-lowering": (
+        "export.test_grid_process_multi_index_op_lowering",
+        "TestGridProcessMultiIndexOpLoweringPass",
+    ),
     "comm-report": ("analysis.comm_report", "CommReportPass"),
     "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),
 }
