@@ -250,10 +250,17 @@ def _xshard(argv: list[str]) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
+def _xshard_pass(name: str, options: str) -> tuple[str, str]:
+    """Upstream's pass as xshard-opt names it; propagation runs upstream's strategy."""
+    if name == "sharding-propagation" and "strategy=" not in options:
+        options = " ".join(filter(None, (options, "strategy=upstream")))
+    return _XSHARD_PASS.get(name, name), options
+
+
 def _run_xshard(run: RunLine, unit_file: str, tmp: Path) -> tuple[int, str, str]:
     argv = [unit_file, *run.flags]
     if run.passes:
-        names = [(_XSHARD_PASS.get(n, n), o) for n, o in run.passes]
+        names = [_xshard_pass(n, o) for n, o in run.passes]
         argv += ["-p", ",".join(f"{n}{{{o}}}" if o else n for n, o in names)]
     rc, out, err = _xshard(argv)
     if rc == 0 and run.roundtrip:
