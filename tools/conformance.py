@@ -192,7 +192,7 @@ def split_units(path: Path, text: str, run: RunLine) -> list[Unit]:
         preamble = [line for i, line in enumerate(lines) if i not in inside]
         for s, e in spans:
             body = "\n".join(preamble + lines[s:e]) + "\n"
-            units.append(Unit(path.name, _unit_name(lines, [(s, e)]) or "?", body))
+            units.append(Unit(path.name, _unit_name(lines, [(s, e)]), body))
     return units
 
 

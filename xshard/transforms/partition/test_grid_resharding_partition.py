@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import (
+    ModuleOp,
+    SymbolRefAttr,
+    TensorType,
+    UnrealizedConversionCastOp,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -29,12 +34,13 @@ from xshard.sharding.grid import Grid
 from xshard.transforms.partition.reshard import emit_reshard
 
 
-def _grid(op: ShardOp, name: str) -> Grid:
-    grid_op = lookup_grid(op, op.sharding.owner.grid)  # type: ignore[union-attr]
+def _grid(at: ShardOp, name: str) -> Grid:
+    grid_op = lookup_grid(at, SymbolRefAttr(name))
     shape = grid_op.shape_tuple() if grid_op is not None else (None,)
     if None in shape:
-        raise DiagnosticError(op, f"{TestGridReshardingPartitionPass.name} needs a static "
-                              f"grid, @{name} is not")
+        raise DiagnosticError(
+            at, f"{TestGridReshardingPartitionPass.name} needs a static grid, @{name} is not"
+        )
     return Grid(name, shape)  # type: ignore[arg-type]
 
 
