@@ -38,6 +38,11 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TCP
 
+    def get_affine() -> Dialect:
+        from xshard.dialects.affine import AffineWithDelinearize
+
+        return AffineWithDelinearize
+
     def get_tosa() -> Dialect:
         from xshard.dialects.tosa import TOSA
 
@@ -50,4 +55,5 @@ def get_xshard_dialects() -> dict[str, Callable[[], Dialect]]:
         "sdy": get_sdy,
         "tcp": get_tcp,
         "tosa": get_tosa,
+        "affine": get_affine,
     }

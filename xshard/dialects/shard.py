@@ -383,7 +383,7 @@ class OptionalDynamicIndexList(DynamicIndexList):
 class _EmptyGridAxesCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from xshard.transforms.canonicalization.shard import RemoveEmptyGridAxesCollective
+        from xshard.dialects.shard_canonicalization import RemoveEmptyGridAxesCollective
 
         return (RemoveEmptyGridAxesCollective(),)
 
@@ -391,7 +391,7 @@ class _EmptyGridAxesCanonicalization(HasCanonicalizationPatternsTrait):
 class _ShardingCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from xshard.transforms.canonicalization.shard import NormalizeSharding
+        from xshard.dialects.shard_canonicalization import NormalizeSharding
 
         return (NormalizeSharding(),)
 
@@ -399,7 +399,7 @@ class _ShardingCanonicalization(HasCanonicalizationPatternsTrait):
 class _ShardCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from xshard.transforms.canonicalization.shard import FoldDuplicateShardOp
+        from xshard.dialects.shard_canonicalization import FoldDuplicateShardOp
 
         return (FoldDuplicateShardOp(),)
 

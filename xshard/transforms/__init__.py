@@ -26,6 +26,10 @@ _PASSES: dict[str, tuple[str, str]] = {
     "auto-sharding": ("propagation.auto.auto_sharding", "AutoShardingPass"),
     "sharding-report": ("propagation.sharding_report", "ShardingReportPass"),
     "shard-partition": ("partition.shard_partition", "ShardPartitionPass"),
+    "test-grid-resharding-partition": (
+        "partition.test_grid_resharding_partition",
+        "TestGridReshardingPartitionPass",
+    ),
     "convert-shard-to-stablehlo": (
         "export.convert_shard_to_stablehlo",
         "ConvertShardToStablehloPass",
@@ -58,9 +62,17 @@ _PASSES: dict[str, tuple[str, str]] = {
     "shard-combine-collectives": ("simplify.combine_collectives", "CombineCollectivesPass"),
     "shard-decompose-all-gather": ("simplify.decompose_all_gather", "DecomposeAllGatherPass"),
     "shard-simplify": ("simplify.shard_simplify", "ShardSimplifyPass"),
+    "test-grid-simplifications": (
+        "simplify.test_grid_simplifications",
+        "TestGridSimplificationsPass",
+    ),
     "detect-collective-broadcast": (
         "simplify.detect_collective_broadcast",
         "DetectCollectiveBroadcastPass",
+    ),
+    "test-grid-process-multi-index-op-lowering": (
+        "export.test_grid_process_multi_index_op_lowering",
+        "TestGridProcessMultiIndexOpLoweringPass",
     ),
     "comm-report": ("analysis.comm_report", "CommReportPass"),
     "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),

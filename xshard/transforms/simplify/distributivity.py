@@ -9,7 +9,9 @@ through the op, so the same rule says when the op and the reduction may swap:
 - alone (`R x * c = R (x * c)`): one operand holds the reduction, the others are
   replicated over its group (`PASS_THROUGH`, `ONE_OPERAND`, or `ALL_OPERANDS`
   with `replicated_join`, as `max(max_g x, c) = max_g max(x, c)`).
-A binary op that *is* k's combiner (StableHLO's reducer-body table) also
+A binary op that *is* k's combiner (StableHLO's reducer-body table, and
+`ARITH_COMBINERS` for the arith ops upstream's `test-grid-simplifications`
+rewrites, which have no sharding model) also
 distributes jointly, by associativity and commutativity, and alone when k is
 idempotent (`and(and_g x, c) = and_g and(x, c)`).
 Ops with regions are left out: a reduce's init operand would be counted once
@@ -18,6 +20,7 @@ per device.
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
@@ -33,6 +36,21 @@ IDEMPOTENT = frozenset(
 """Kinds with k(a, a) = a: reducing a value twice over the same devices changes nothing."""
 
 
+ARITH_COMBINERS: dict[type[Operation], ReductionKind] = {
+    arith.AddfOp: ReductionKind.SUM,
+    arith.AddiOp: ReductionKind.SUM,
+    arith.MinimumfOp: ReductionKind.MIN,
+    arith.MinnumfOp: ReductionKind.MIN,
+    arith.MinSIOp: ReductionKind.MIN,
+    arith.MinUIOp: ReductionKind.MIN,
+    arith.MaximumfOp: ReductionKind.MAX,
+    arith.MaxnumfOp: ReductionKind.MAX,
+    arith.MaxSIOp: ReductionKind.MAX,
+    arith.MaxUIOp: ReductionKind.MAX,
+}
+"""Arith ops that are a reduction kind's combiner (upstream's all-reduce endomorphisms)."""
+
+
 def _partial_rule(op: Operation) -> PartialRule:
     model = model_for(op)
     if model is None or op.regions or len(op.results) != 1:
@@ -44,7 +62,8 @@ def _partial_rule(op: Operation) -> PartialRule:
 
 
 def _is_combiner(op: Operation, kind: ReductionKind) -> bool:
-    return REDUCTION_KINDS.get(type(op)) == kind and len(op.operands) == 2
+    combines = REDUCTION_KINDS.get(type(op)) or ARITH_COMBINERS.get(type(op))
+    return combines == kind and len(op.operands) == 2
 
 
 def joint_positions(op: Operation, kind: ReductionKind) -> tuple[int, ...] | None:

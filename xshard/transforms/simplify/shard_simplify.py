@@ -41,8 +41,8 @@ from xshard.dialects.shard import (
     group_size,
     lookup_grid,
 )
+from xshard.dialects.shard_canonicalization import RemoveEmptyGridAxesCollective
 from xshard.sharding.reduction import ReductionKind
-from xshard.transforms.canonicalization.shard import RemoveEmptyGridAxesCollective
 from xshard.transforms.simplify import (
     cancel_inverse_pairs,
     combine_collectives,

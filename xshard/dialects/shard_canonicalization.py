@@ -1,5 +1,9 @@
 """Canonicalization patterns of the `shard` dialect, as upstream MLIR has them.
 
+They live next to the dialect, as MLIR keeps them with the ops: `shard.py` hooks
+them in through `HasCanonicalizationPatternsTrait` and imports this module lazily
+(it imports the ops), and no dialect module imports `xshard.transforms`.
+
 - `RemoveEmptyGridAxesCollective`: a collective over no grid axes is the
   identity when its input and result types agree (not `shard.shift`, as
   upstream).
