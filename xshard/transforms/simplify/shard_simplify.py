@@ -41,7 +41,7 @@ from xshard.dialects.shard import (
     group_size,
     lookup_grid,
 )
-from xshard.dialects.shard_canonicalization import RemoveEmptyGridAxesCollective
+from xshard.dialects.shard.canonicalization import RemoveEmptyGridAxesCollective
 from xshard.sharding.reduction import ReductionKind
 from xshard.transforms.simplify import (
     cancel_inverse_pairs,

@@ -1,8 +1,8 @@
 """Canonicalization patterns of the `shard` dialect, as upstream MLIR has them.
 
-They live next to the dialect, as MLIR keeps them with the ops: `shard.py` hooks
-them in through `HasCanonicalizationPatternsTrait` and imports this module lazily
-(it imports the ops), and no dialect module imports `xshard.transforms`.
+They live next to the dialect, as MLIR keeps them with the ops. The ops carry the
+traits of `traits.py`, and this module, which the package imports, fills those in:
+imports run from the patterns to the ops, never back.
 
 - `RemoveEmptyGridAxesCollective`: a collective over no grid axes is the
   identity when its input and result types agree (not `shard.shift`, as
@@ -24,20 +24,26 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from xshard.dialects.shard import (
+from xshard.dialects.shard.collectives import (
     AllGatherOp,
     AllReduceOp,
     AllSliceOp,
     AllToAllOp,
+    ReduceScatterOp,
+)
+from xshard.dialects.shard.rooted_collectives import (
     BroadcastOp,
     GatherOp,
     RecvOp,
     ReduceOp,
-    ReduceScatterOp,
     ScatterOp,
     SendOp,
-    ShardingOp,
-    ShardOp,
+)
+from xshard.dialects.shard.sharding_ops import ShardingOp, ShardOp
+from xshard.dialects.shard.traits import (
+    EmptyGridAxesCanonicalization,
+    ShardCanonicalization,
+    ShardingCanonicalization,
 )
 
 _RemovableCollective = (
@@ -161,3 +167,8 @@ class NormalizeSharding(RewritePattern):
             offsets,
         )
         rewriter.replace(op, [normalized])
+
+
+EmptyGridAxesCanonicalization.patterns = (RemoveEmptyGridAxesCollective(),)
+ShardingCanonicalization.patterns = (NormalizeSharding(),)
+ShardCanonicalization.patterns = (FoldDuplicateShardOp(),)
