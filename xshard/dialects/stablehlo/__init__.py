@@ -4,7 +4,8 @@ Ops parse and print in upstream StableHLO's pretty syntax (what `jax.jit(f).lowe
 .as_text()` prints) and in the generic form; collectives exist in generic form only, as
 JAX prints them. See `docs/dialects/stablehlo.md` for the list and what is not supported.
 
-Modules, by spec category: `elementwise`, `data_movement`, `indexing` (gather,
+Modules, by spec category: `elementwise`, `selection` (compare, select, clamp),
+`data_movement`, `dynamic_slicing`, `indexing` (gather,
 scatter), `reduction` (dot_general, reduce, reducer bodies), `control_flow` (while,
 case, sort, optimization_barrier), `collectives`, `core` (constant, iota, ids,
 custom_call, return), `attributes`; for convolutional models `convolution`, `windows`
@@ -57,13 +58,12 @@ from xshard.dialects.stablehlo.data_movement import (
     BitcastConvertOp,
     BroadcastInDimOp,
     ConcatenateOp,
-    DynamicSliceOp,
-    DynamicUpdateSliceOp,
     PadOp,
     ReshapeOp,
     SliceOp,
     TransposeOp,
 )
+from xshard.dialects.stablehlo.dynamic_slicing import DynamicSliceOp, DynamicUpdateSliceOp
 from xshard.dialects.stablehlo.elementwise import (
     AbsOp,
     AddOp,
@@ -72,8 +72,6 @@ from xshard.dialects.stablehlo.elementwise import (
     BinaryElementwiseOp,
     CbrtOp,
     CeilOp,
-    ClampOp,
-    CompareOp,
     ConvertOp,
     CosineOp,
     DivideOp,
@@ -96,7 +94,6 @@ from xshard.dialects.stablehlo.elementwise import (
     RoundNearestAfzOp,
     RoundNearestEvenOp,
     RsqrtOp,
-    SelectOp,
     ShiftLeftOp,
     ShiftRightArithmeticOp,
     ShiftRightLogicalOp,
@@ -120,6 +117,7 @@ from xshard.dialects.stablehlo.reduction import (
     single_reducer,
 )
 from xshard.dialects.stablehlo.reverse import ReverseOp
+from xshard.dialects.stablehlo.selection import ClampOp, CompareOp, SelectOp
 from xshard.dialects.stablehlo.windows import ReduceWindowOp, SelectAndScatterOp
 
 

@@ -10,7 +10,6 @@ from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -44,7 +43,6 @@ from xshard.dialects.stablehlo.syntax import (
     parse_function_type,
     parse_i64_array,
     parse_keyword_equal,
-    parse_operand_list,
     parse_operands_before_keyword,
     parse_unary_functional,
     print_attr_dict,
@@ -54,18 +52,18 @@ from xshard.dialects.stablehlo.syntax import (
 )
 
 
-def _array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:
+def i64_array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:
     if isinstance(values, DenseArrayBase):
         return values
     return DenseArrayBase.from_list(i64, list(values))
 
 
-def _tensor_type(value: SSAValue) -> TensorType:
+def tensor_type(value: SSAValue) -> TensorType:
     assert isinstance(value.type, TensorType)
     return value.type
 
 
-def _same_element_type(op: Operation, operand: Attribute, result: Attribute) -> None:
+def same_element_type(op: Operation, operand: Attribute, result: Attribute) -> None:
     if element_type(operand) != element_type(result):
         fail(op, f"requires the same element type for operand and result, got "
                  f"{element_type(operand)} and {element_type(result)}")
@@ -128,7 +126,7 @@ class BroadcastInDimOp(IRDLOperation):
         super().__init__(
             operands=[operand],
             result_types=[result_type],
-            properties={"broadcast_dimensions": _array(broadcast_dimensions)},
+            properties={"broadcast_dimensions": i64_array(broadcast_dimensions)},
             attributes=attributes,
         )
 
@@ -140,7 +138,7 @@ class BroadcastInDimOp(IRDLOperation):
         _print_unary_with_keyword_array(self, printer, "dims", "broadcast_dimensions")
 
     def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
+        same_element_type(self, self.operand.type, self.result.type)
         operand_shape, result_shape = shape(self.operand.type), shape(self.result.type)
         dims = self.broadcast_dimensions.get_values()
         if len(dims) != len(operand_shape):
@@ -182,7 +180,7 @@ class ReshapeOp(IRDLOperation):
         print_unary_functional(printer, self)
 
     def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
+        same_element_type(self, self.operand.type, self.result.type)
         operand_shape, result_shape = shape(self.operand.type), shape(self.result.type)
         if min((*operand_shape, *result_shape), default=0) < 0:
             fail(self, "requires static shapes")
@@ -215,9 +213,9 @@ class TransposeOp(IRDLOperation):
         attributes: Mapping[str, Attribute] | None = None,
     ):
         operand = SSAValue.get(operand)
-        permutation = _array(permutation)
+        permutation = i64_array(permutation)
         if result_type is None:
-            source = _tensor_type(operand)
+            source = tensor_type(operand)
             result_type = TensorType(
                 source.element_type, [source.get_shape()[p] for p in permutation.get_values()]
             )
@@ -236,7 +234,7 @@ class TransposeOp(IRDLOperation):
         _print_unary_with_keyword_array(self, printer, "dims", "permutation")
 
     def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
+        same_element_type(self, self.operand.type, self.result.type)
         operand_shape, result_shape = shape(self.operand.type), shape(self.result.type)
         perm = self.permutation.get_values()
         if sorted(perm) != list(range(len(operand_shape))):
@@ -277,7 +275,7 @@ class SliceOp(IRDLOperation):
         strides = list(strides) if strides is not None else [1] * len(start_indices)
         if result_type is None:
             result_type = TensorType(
-                _tensor_type(operand).element_type,
+                tensor_type(operand).element_type,
                 [
                     -(-(limit - start) // stride)
                     for start, limit, stride in zip(
@@ -289,9 +287,9 @@ class SliceOp(IRDLOperation):
             operands=[operand],
             result_types=[result_type],
             properties={
-                "start_indices": _array(start_indices),
-                "limit_indices": _array(limit_indices),
-                "strides": _array(strides),
+                "start_indices": i64_array(start_indices),
+                "limit_indices": i64_array(limit_indices),
+                "strides": i64_array(strides),
             },
             attributes=attributes,
         )
@@ -320,9 +318,9 @@ class SliceOp(IRDLOperation):
             operands=resolve(parser, [operand], fn.inputs.data),
             result_types=list(fn.outputs.data),
             properties={
-                "start_indices": _array(starts),
-                "limit_indices": _array(limits),
-                "strides": _array(strides),
+                "start_indices": i64_array(starts),
+                "limit_indices": i64_array(limits),
+                "strides": i64_array(strides),
             }
             | props,
             attributes=attrs,
@@ -346,7 +344,7 @@ class SliceOp(IRDLOperation):
         print_functional_type(printer, self)
 
     def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
+        same_element_type(self, self.operand.type, self.result.type)
         operand_shape, result_shape = shape(self.operand.type), shape(self.result.type)
         starts = self.start_indices.get_values()
         limits = self.limit_indices.get_values()
@@ -370,155 +368,6 @@ class SliceOp(IRDLOperation):
         if not shapes_match(expected, result_shape):
             fail(self, f"result shape must be {expected}, got {list(result_shape)}")
 
-
-def _check_start_indices(op: Operation, indices: Sequence[SSAValue], rank: int) -> None:
-    if len(indices) != rank:
-        fail(op, f"expects {rank} start indices (the operand rank), got {len(indices)}")
-    types = {i.type for i in indices}
-    if len(types) > 1:
-        fail(op, "start indices must all have the same type")
-    for index in indices:
-        if shape(index.type) or not isinstance(element_type(index.type), IntegerType):
-            fail(op, f"start indices must be rank-0 integer tensors, got {index.type}")
-
-
-@irdl_op_definition
-class DynamicSliceOp(IRDLOperation):
-    """`%r = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 4] : (...) -> tensor<2x4xf32>`.
-
-    Start indices are clamped into bounds at run time.
-    https://openxla.org/stablehlo/spec#dynamic_slice
-    """
-
-    name = "stablehlo.dynamic_slice"
-
-    operand = operand_def(TensorType)
-    start_indices = var_operand_def(TensorType)
-    slice_sizes = prop_def(DenseArrayBase[I64])
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        operand: SSAValue | Operation,
-        start_indices: Sequence[SSAValue | Operation],
-        slice_sizes: Sequence[int] | DenseArrayBase,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        operand = SSAValue.get(operand)
-        slice_sizes = _array(slice_sizes)
-        result_type = TensorType(_tensor_type(operand).element_type, slice_sizes.get_values())
-        super().__init__(
-            operands=[operand, start_indices],
-            result_types=[result_type],
-            properties={"slice_sizes": slice_sizes},
-            attributes=attributes,
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DynamicSliceOp:
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        indices = parse_operands_before_keyword(parser)
-        parse_keyword_equal(parser, "sizes")
-        sizes = parse_i64_array(parser)
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        fn = parse_function_type(parser)
-        values = resolve(parser, [operand, *indices], fn.inputs.data)
-        return cls.create(
-            operands=values,
-            result_types=list(fn.outputs.data),
-            properties={"slice_sizes": sizes} | props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(f", sizes = {int_list(self.slice_sizes.get_values())}")
-        print_attr_dict(printer, self, elided=("slice_sizes",))
-        printer.print_string(" : ")
-        print_functional_type(printer, self)
-
-    def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
-        operand_shape = shape(self.operand.type)
-        _check_start_indices(self, self.start_indices, len(operand_shape))
-        sizes = self.slice_sizes.get_values()
-        if len(sizes) != len(operand_shape):
-            fail(self, f"slice_sizes must have operand rank ({len(operand_shape)}) entries, "
-                       f"got {len(sizes)}")
-        for d, (size, bound) in enumerate(zip(sizes, operand_shape, strict=True)):
-            if size < 0 or (bound >= 0 and size > bound):
-                fail(self, f"slice size {size} of dimension {d} is out of bounds [0, {bound}]")
-        if not shapes_match(sizes, shape(self.result.type)):
-            fail(self, f"result shape must be {list(sizes)}, got {list(shape(self.result.type))}")
-
-
-@irdl_op_definition
-class DynamicUpdateSliceOp(IRDLOperation):
-    """`%r = stablehlo.dynamic_update_slice %x, %u, %i, %j : (...) -> tensor<4x8xf32>`.
-
-    https://openxla.org/stablehlo/spec#dynamic_update_slice
-    """
-
-    name = "stablehlo.dynamic_update_slice"
-
-    operand = operand_def(TensorType)
-    update = operand_def(TensorType)
-    start_indices = var_operand_def(TensorType)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        operand: SSAValue | Operation,
-        update: SSAValue | Operation,
-        start_indices: Sequence[SSAValue | Operation],
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        operand = SSAValue.get(operand)
-        super().__init__(
-            operands=[operand, update, start_indices],
-            result_types=[operand.type],
-            attributes=attributes,
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DynamicUpdateSliceOp:
-        operands = parse_operand_list(parser)
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        fn = parse_function_type(parser)
-        return cls.create(
-            operands=resolve(parser, operands, fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_functional_type(printer, self)
-
-    def verify_(self) -> None:
-        if self.result.type != self.operand.type:
-            fail(self, f"result type must equal the operand type, got {self.operand.type} -> "
-                       f"{self.result.type}")
-        _same_element_type(self, self.update.type, self.operand.type)
-        operand_shape, update_shape = shape(self.operand.type), shape(self.update.type)
-        if len(update_shape) != len(operand_shape):
-            fail(self, f"update rank ({len(update_shape)}) must equal operand rank "
-                       f"({len(operand_shape)})")
-        _check_start_indices(self, self.start_indices, len(operand_shape))
-        for d, (size, bound) in enumerate(zip(update_shape, operand_shape, strict=True)):
-            if bound >= 0 and size > bound:
-                fail(self, f"update dimension {d} ({size}) is larger than the operand's "
-                           f"({bound})")
 
 
 @irdl_op_definition
@@ -544,9 +393,9 @@ class ConcatenateOp(IRDLOperation):
     ):
         values = [SSAValue.get(v) for v in inputs]
         if result_type is None:
-            first = _tensor_type(values[0])
+            first = tensor_type(values[0])
             dims = list(first.get_shape())
-            dims[dimension] = sum(_tensor_type(v).get_shape()[dimension] for v in values)
+            dims[dimension] = sum(tensor_type(v).get_shape()[dimension] for v in values)
             result_type = TensorType(first.element_type, dims)
         super().__init__(
             operands=[values],
@@ -599,7 +448,7 @@ class ConcatenateOp(IRDLOperation):
                     fail(self, f"input {i} has size {value_shape[d]} in dimension {d}, expected "
                                f"{shape(first)[d]} (only dimension {dim} may differ)")
             total = -1 if total < 0 or value_shape[dim] < 0 else total + value_shape[dim]
-        _same_element_type(self, first, self.result.type)
+        same_element_type(self, first, self.result.type)
         expected = list(shape(first))
         expected[dim] = total
         if not shapes_match(expected, shape(self.result.type)):
@@ -633,7 +482,7 @@ class PadOp(IRDLOperation):
         attributes: Mapping[str, Attribute] | None = None,
     ):
         operand = SSAValue.get(operand)
-        source = _tensor_type(operand)
+        source = tensor_type(operand)
         interior = list(interior_padding or [0] * len(edge_padding_low))
         result_type = TensorType(
             source.element_type,
@@ -643,9 +492,9 @@ class PadOp(IRDLOperation):
             operands=[operand, padding_value],
             result_types=[result_type],
             properties={
-                "edge_padding_low": _array(edge_padding_low),
-                "edge_padding_high": _array(edge_padding_high),
-                "interior_padding": _array(interior),
+                "edge_padding_low": i64_array(edge_padding_low),
+                "edge_padding_high": i64_array(edge_padding_high),
+                "interior_padding": i64_array(interior),
             },
             attributes=attributes,
         )
@@ -691,7 +540,7 @@ class PadOp(IRDLOperation):
         print_functional_type(printer, self)
 
     def verify_(self) -> None:
-        _same_element_type(self, self.operand.type, self.result.type)
+        same_element_type(self, self.operand.type, self.result.type)
         if shape(self.padding_value.type) or element_type(self.padding_value.type) != element_type(
             self.operand.type
         ):
