@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import functools
 
-from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr
+from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr, UnitAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
-from xshard.dialects.shard import GridAxesArrayAttr, ShardingOp, ShardOp, lookup_grid
+from xshard.dialects.shard import (
+    GridAxesArrayAttr,
+    ShardingOp,
+    ShardingType,
+    ShardOp,
+    lookup_grid,
+)
 from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding, ShardingError
 
@@ -58,20 +64,39 @@ def _static_sharding(*properties: Attribute | None) -> Sharding:
 
 
 def sharding_op(s: Sharding) -> ShardingOp:
-    return ShardingOp.from_parts(
+    """A `shard.sharding` op stating `s`, made from its layout's properties: propagation
+    writes the same few layouts thousands of times, and building the op from Python
+    values each time cost more than the rest of the pass."""
+    return ShardingOp.create(properties=dict(_sharding_properties(s)), result_types=[_SHARDING])
+
+
+@functools.lru_cache(maxsize=4096)
+def _sharding_properties(s: Sharding) -> tuple[tuple[str, Attribute], ...]:
+    """The properties of `s`'s `shard.sharding` op (attributes are immutable, so shared)."""
+    op = ShardingOp.from_parts(
         s.grid,
         s.split_axes or ((),),
         partial_axes=s.partial_axes,
         partial_kind=s.partial_kind,
-        halo_sizes=s.halo_sizes,
-        sharded_dims_offsets=s.sharded_dims_offsets,
+        halo_sizes=s.halo_sizes,  # type: ignore[arg-type]
+        sharded_dims_offsets=s.sharded_dims_offsets,  # type: ignore[arg-type]
     )
+    return tuple(op.properties.items())
+
+
+_SHARDING = ShardingType()
+_FOR_USERS = UnitAttr()
 
 
 def annotation(value: SSAValue, s: Sharding, for_users: bool) -> tuple[ShardingOp, ShardOp]:
     """The two ops that annotate `value` with `s`; insert them together."""
     sharding = sharding_op(s)
-    return sharding, ShardOp(value, sharding.result, annotate_for_users=for_users)
+    shard = ShardOp.create(
+        operands=[value, sharding.result],
+        result_types=[value.type],
+        properties={"annotate_for_users": _FOR_USERS} if for_users else {},
+    )
+    return sharding, shard
 
 
 def is_result_annotation(op: Operation) -> bool:

@@ -8,6 +8,8 @@ hands back the local results with `set_results`. Most ops need nothing more than
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -33,15 +35,22 @@ def local_type(op: Operation, t: Attribute, s: Sharding | None, grid: Grid) -> A
     """`t` as each device holds it under `s` (non-tensors and unsharded values unchanged)."""
     if not isinstance(t, TensorType) or s is None:
         return t
-    shape = t.get_shape()
-    if any(d < 0 for d in shape):
-        raise DiagnosticError(op, f"shard-partition does not support dynamic shapes, got {t}")
     try:
-        local = shard_shape(shape, s, grid)
+        return _local_tensor_type(t, s, grid)
     except ShardingError as err:
         raise DiagnosticError(op, str(err)) from err
+
+
+@functools.lru_cache(maxsize=4096)
+def _local_tensor_type(t: TensorType, s: Sharding, grid: Grid) -> TensorType:
+    """`local_type` of a tensor, once per question: a program holds few distinct
+    (type, layout) pairs, and building a type costs more than looking one up."""
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        raise ShardingError(f"shard-partition does not support dynamic shapes, got {t}")
+    local = shard_shape(shape, s, grid)
     if None in local:
-        raise DiagnosticError(op, f"the local shape of {t} under {s} is only known at run time")
+        raise ShardingError(f"the local shape of {t} under {s} is only known at run time")
     return TensorType(t.element_type, local)
 
 

@@ -17,11 +17,13 @@ same choices as upstream, and adds partial axes only where they fit.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from xshard.interfaces.sharding_interface import (
     PartialFlow,
@@ -256,24 +258,44 @@ def operand_layout(
     rule: ShardingRule, option: ShardingOption, index: int, value: SSAValue
 ) -> Sharding | None:
     """What operand `index` (`value`) must look like; a tensor no map indexes is whole."""
+    return _operand_layout(rule, option, index, value.type)
+
+
+def _operand_layout(
+    rule: ShardingRule, option: ShardingOption, index: int, t: Attribute
+) -> Sharding | None:
     s = operand_sharding(rule, option, index)
-    if s is None and isinstance(value.type, TensorType):
+    if s is None and isinstance(t, TensorType):
         return Sharding.replicated(option.grid)
     return s
 
 
 def option_fits(op: Operation, rule: ShardingRule, option: ShardingOption, grid: Grid) -> bool:
     """Whether every tensor operand and result of `op` divides evenly under `option`."""
-    layouts = [(v, operand_layout(rule, option, i, v)) for i, v in enumerate(op.operands)]
+    return _fits(
+        rule, option, tuple(v.type for v in op.operands), tuple(r.type for r in op.results), grid
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _fits(
+    rule: ShardingRule,
+    option: ShardingOption,
+    operand_types: tuple[Attribute, ...],
+    result_types: tuple[Attribute, ...],
+    grid: Grid,
+) -> bool:
+    """`option_fits`, once per question: the ops of a program ask the same few."""
+    layouts = [(t, _operand_layout(rule, option, i, t)) for i, t in enumerate(operand_types)]
     layouts += [
-        (r, result_sharding(rule, option, j))
-        for j, r in enumerate(op.results)
-        if isinstance(r.type, TensorType)
+        (t, result_sharding(rule, option, j))
+        for j, t in enumerate(result_types)
+        if isinstance(t, TensorType)
     ]
-    for v, s in layouts:
-        if s is not None and isinstance(v.type, TensorType):
+    for t, s in layouts:
+        if s is not None and isinstance(t, TensorType):
             try:
-                shard_shape(v.type.get_shape(), s, grid)
+                shard_shape(t.get_shape(), s, grid)
             except ShardingError:
                 return False
     return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
@@ -58,10 +59,18 @@ def dims_map(num_loops: int, loops: Sequence[int | None]) -> AffineMap:
 def source_rule(op: Operation) -> ShardingRule:
     """An op that reads no tensor (a constant, an iota, `tensor.empty`): its result may
     take any layout, one parallel loop per dim; non-tensor operands get no map."""
-    n = rank(op.results[0]) or 0
+    return _source_rule(rank(op.results[0]) or 0, len(op.operands))
+
+
+# The rules below are built once per distinct shape of op, not once per op: a program
+# repeats a few, and propagation and partition both ask for every op's rule.
+
+
+@functools.lru_cache(maxsize=1024)
+def _source_rule(n: int, num_operands: int) -> ShardingRule:
     return ShardingRule(
         tuple(Loop.parallel() for _ in range(n)),
-        tuple(None for _ in op.operands),
+        (None,) * num_operands,
         (dims_map(n, range(n)),),
     )
 
@@ -70,16 +79,23 @@ def elementwise_rule(
     operands: Sequence[SSAValue], results: Sequence[SSAValue], partial: PartialRule
 ) -> ShardingRule:
     """All loops parallel over the result's dims; rank-0 and non-tensor operands are not indexed."""
-    n = rank(results[0]) or 0
+    return _elementwise_rule(
+        tuple(rank(v) for v in operands), rank(results[0]) or 0, len(results), partial
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _elementwise_rule(
+    operand_ranks: tuple[int | None, ...], n: int, num_results: int, partial: PartialRule
+) -> ShardingRule:
     identity = dims_map(n, range(n))
     operand_maps = tuple(
-        None if rank(v) is None else (identity if rank(v) == n else dims_map(n, []))
-        for v in operands
+        None if r is None else (identity if r == n else dims_map(n, [])) for r in operand_ranks
     )
     return ShardingRule(
         tuple(Loop.parallel() for _ in range(n)),
         operand_maps,
-        tuple(identity for _ in results),
+        (identity,) * num_results,
         partial,
     )
 
@@ -108,16 +124,18 @@ def reduction_rule(
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def contraction_rule(
     lhs_rank: int,
     rhs_rank: int,
-    lhs_batch: Sequence[int],
-    rhs_batch: Sequence[int],
-    lhs_contract: Sequence[int],
-    rhs_contract: Sequence[int],
+    lhs_batch: tuple[int, ...],
+    rhs_batch: tuple[int, ...],
+    lhs_contract: tuple[int, ...],
+    rhs_contract: tuple[int, ...],
     extra_operands: int = 0,
 ) -> ShardingRule:
-    """A dot_general: loops are batch, lhs free, rhs free (the result's dims), then contracting."""
+    """A dot_general: loops are batch, lhs free, rhs free (the result's dims), then
+    contracting. Built once per distinct contraction (the dims are tuples to be keys)."""
     lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contract]
     rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contract]
     nb, nl, nr, nc = len(lhs_batch), len(lhs_free), len(rhs_free), len(lhs_contract)

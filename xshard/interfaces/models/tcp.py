@@ -196,8 +196,8 @@ class MatmulModel:
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, tcp.MatmulOp)
         r = rank(op.lhs) or 0
-        batch = range(r - 2)
-        return contraction_rule(r, r, batch, batch, [r - 1], [r - 2])
+        batch = tuple(range(r - 2))
+        return contraction_rule(r, r, batch, batch, (r - 1,), (r - 2,))
 
 
 _REDUCE_KINDS: dict[type[Operation], ReductionKind] = {

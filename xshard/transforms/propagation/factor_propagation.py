@@ -103,7 +103,8 @@ class FactorPropagation:
         """Values the user laid out: their annotation, never changed."""
         self.fixed: dict[Operation, ShardingOption] = {}
         self.loops: dict[Operation, list[Axes]] = {}
-        """Each op's loop axes at the fixed point, read before annotations are written."""
+        """Each op's loop axes as last visited: at the fixed point, the sweep that changed
+        nothing read them, so annotations are written from them without recomputing."""
         self.open_args: set[SSAValue] = set()
         """Arguments not laid out yet: each arrives as its first user reads it."""
         self.readers: dict[SSAValue, int] = {}
@@ -134,6 +135,7 @@ class FactorPropagation:
             return
         self.seed()
         ops = [op for op in self.block.ops if op in self.rules or isinstance(op, ShardOp)]
+        changed = False
         for sweep in range(MAX_SWEEPS):
             order = ops if sweep % 2 == 0 else ops[::-1]
             changed = False
@@ -141,6 +143,8 @@ class FactorPropagation:
                 changed |= self.visit(op)
             if not changed and sweep:
                 break
+        if changed:  # out of sweeps: the loops the last sweep read are stale
+            self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
         self.write()
 
     # ------------------------------------------------------------------ phase 1
@@ -176,7 +180,7 @@ class FactorPropagation:
         if isinstance(op, ShardOp):
             return self.grow(op.src, self.dims[op.result])
         rule = self.rules[op]
-        loops = self.loop_axes(op, rule)
+        loops = self.loops[op] = self.loop_axes(op, rule)
         changed = False
         for v, loop_of in self.indexed(op, rule):
             wanted = [() if loop is None else loops[loop] for loop in loop_of]
@@ -312,7 +316,6 @@ class FactorPropagation:
 
     def write(self) -> None:
         assert self.grid is not None
-        self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
         self.readers = {v: len({use.operation for use in v.uses}) for v in self.dims}
         layouts: dict[SSAValue, Sharding] = dict(self.closed)
         self.open_args = {a for a in self.block.args if is_tensor(a) and a not in self.closed}
