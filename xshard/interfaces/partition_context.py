@@ -9,7 +9,6 @@ hands back the local results with `set_results`. Most ops need nothing more than
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 

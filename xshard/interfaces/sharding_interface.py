@@ -18,6 +18,7 @@ module is the base of the interface chain (rules, then `sharding_option`, then
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -113,6 +114,16 @@ class ShardingRule:
             for expr in m.results:
                 if not isinstance(expr, AffineDimExpr | AffineConstantExpr):
                     raise ValueError(f"indexing map {m} is not a projected permutation")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        """Rules key the caches of options and layouts; their maps are slow to hash."""
+        return hash(
+            (self.loops, self.operand_maps, self.result_maps, self.partial, self.accumulators)
+        )
 
     def reduction_loops(self) -> list[int]:
         return [i for i, loop in enumerate(self.loops) if loop.is_reduction]

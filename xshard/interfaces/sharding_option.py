@@ -18,7 +18,6 @@ same choices as upstream, and adds partial axes only where they fit.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -243,6 +242,11 @@ def _dims(m, option: ShardingOption) -> list[tuple[int, ...]]:
     return [() if loop is None else option.loop_axes[loop] for loop in dim_loops(m)]
 
 
+# What a tensor looks like under an option is asked for every op in every pass, about
+# the few (rule, option) pairs a program has: each answer is computed once.
+
+
+@functools.lru_cache(maxsize=4096)
 def operand_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> Sharding | None:
     m = rule.operand_maps[index]
     if m is None:
@@ -268,6 +272,40 @@ def _operand_layout(
     if s is None and isinstance(t, TensorType):
         return Sharding.replicated(option.grid)
     return s
+
+
+def fitting_option(
+    op: Operation,
+    rule: ShardingRule,
+    grid: Grid,
+    operands: Sequence[Sharding | None],
+    results: Sequence[Sharding | None],
+) -> ShardingOption:
+    """The first of `partition_options` under which every tensor of `op` divides evenly."""
+    return _first_fitting(
+        rule,
+        grid,
+        tuple(operands),
+        tuple(results),
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_fitting(
+    rule: ShardingRule,
+    grid: Grid,
+    operands: tuple[Sharding | None, ...],
+    results: tuple[Sharding | None, ...],
+    operand_types: tuple[Attribute, ...],
+    result_types: tuple[Attribute, ...],
+) -> ShardingOption:
+    return next(
+        o
+        for o in partition_options(rule, grid.name, operands, results)
+        if _fits(rule, o, operand_types, result_types, grid)
+    )
 
 
 def option_fits(op: Operation, rule: ShardingRule, option: ShardingOption, grid: Grid) -> bool:
@@ -301,6 +339,7 @@ def _fits(
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def result_sharding(rule: ShardingRule, option: ShardingOption, index: int) -> Sharding:
     partial: list[int] = []
     kind = option.carried_kind

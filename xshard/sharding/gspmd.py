@@ -17,8 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from xshard.sharding.errors import ShardingError
 from xshard.sharding.sharding import Sharding
@@ -72,6 +74,9 @@ def parse_hlo_sharding(text: str, rank: int, devices: int) -> HloSharding:
     m = _TILED.fullmatch(body)
     if m is None:
         raise GspmdError(f"cannot read the sharding '{text}'")
+    # Not at import: `xshard-spmd` loads this module, and most programs hold no GSPMD string.
+    import numpy as np
+
     tile = [int(d) for d in m[1].split(",")]
     if m[2] is not None:
         shape = [int(d) for d in m[2].split(",")]
@@ -103,6 +108,8 @@ def parse_hlo_sharding(text: str, rank: int, devices: int) -> HloSharding:
 
 def _dim_factors(ids: np.ndarray, dim: int, text: str) -> list[Factor]:
     """The factors of tile dim `dim`, major to minor, read along that dim from tile 0."""
+    import numpy as np
+
     seq = [int(v) for v in np.moveaxis(ids, dim, 0).reshape(ids.shape[dim], -1)[:, 0]]
     base = seq[0]
     seq = [v - base for v in seq]
@@ -122,6 +129,8 @@ def _dim_factors(ids: np.ndarray, dim: int, text: str) -> list[Factor]:
 
 
 def _check_affine(ids: np.ndarray, factors: list[list[Factor]], text: str) -> None:
+    import numpy as np
+
     expected = np.zeros(ids.shape, dtype=np.int64)
     for dim, fs in enumerate(factors):
         coord = np.arange(ids.shape[dim])

@@ -55,9 +55,8 @@ from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
     ShardingOption,
+    fitting_option,
     operand_layout,
-    option_fits,
-    partition_options,
     result_sharding,
     without_partial,
 )
@@ -261,11 +260,7 @@ class _FunctionPartition:
         for both reads, not once for one read and again after the op."""
         held = list(held)
         while True:
-            option = next(
-                o
-                for o in partition_options(rule, grid.name, held, wanted)
-                if option_fits(op, rule, o, grid)
-            )
+            option = fitting_option(op, rule, grid, held, wanted)
             kept: dict[SSAValue, set[bool]] = {}
             for i, v in enumerate(op.operands):
                 if (s := held[i]) is not None and s.is_partial:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
@@ -290,6 +289,8 @@ class _Planner:
             for a, (s, d) in enumerate(zip(src.layouts, dst.layouts, strict=True)):
                 p.linear[src.group][a] += self.cost(value, s, d)
         else:
+            import numpy as np  # not at import: `xshard-spmd` loads this pass, seldom runs it
+
             costs = np.array([[self.cost(value, s, d) for d in dst.layouts] for s in src.layouts])
             p.add_pair(src.group, dst.group, costs)
 

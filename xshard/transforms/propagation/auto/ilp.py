@@ -12,8 +12,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from math import inf, isfinite
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 SCALE = 1e6
 """Costs are seconds; the solver sees microseconds, so that HiGHS's absolute tolerances
@@ -65,7 +67,9 @@ class Infeasible(Exception):
 
 
 def solve(p: Problem) -> Solution:
-    # Importing scipy takes ~0.5 s and ~50 MiB: only a solve pays for it.
+    # Importing scipy takes ~0.5 s and ~50 MiB, numpy ~0.1 s and ~11 MiB: only a solve
+    # pays for them (`xshard-spmd` imports this module, and seldom solves).
+    import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_array
 
