@@ -60,6 +60,11 @@ class Grid:
     def group_size(self, axes: Sequence[int]) -> int | None:
         """Number of devices in a group spanned by `axes` (product of their sizes)."""
         self.check_axes(axes)
+        return self.size_along(axes)
+
+    def size_along(self, axes: Sequence[int]) -> int | None:
+        """`group_size` of axes known to be valid (those of a sharding checked against
+        this grid), without checking them again."""
         sizes = [self.shape[axis] for axis in axes]
         return None if None in sizes else prod(sizes)  # type: ignore[arg-type]
 

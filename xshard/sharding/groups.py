@@ -11,7 +11,7 @@ from itertools import product
 
 from xshard.sharding.grid import Grid
 
-__all__ = ["device_groups", "group_of", "in_group_index"]
+__all__ = ["device_groups", "group_of", "group_position", "in_group_index"]
 
 
 def _grid(grid_shape: Sequence[int | None], grid_axes: Sequence[int]) -> Grid:
@@ -49,9 +49,16 @@ def in_group_index(
     device's shard along a tensor dim split over `grid_axes`."""
     grid = _grid(grid_shape, grid_axes)
     grid.linear_index(device)  # validates the device
+    return group_position(grid.static_shape(), grid_axes, device)
+
+
+def group_position(
+    grid_shape: Sequence[int], grid_axes: Sequence[int], device: Sequence[int]
+) -> int:
+    """`in_group_index` of axes and a device already checked against the grid."""
     index = 0
     for axis in grid_axes:
-        index = index * grid.static_shape()[axis] + device[axis]
+        index = index * grid_shape[axis] + device[axis]
     return index
 
 

@@ -6,7 +6,7 @@ from itertools import pairwise
 
 from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
-from xshard.sharding.groups import in_group_index
+from xshard.sharding.groups import group_position
 from xshard.sharding.sharding import Sharding
 
 __all__ = ["shard_offset", "shard_shape"]
@@ -15,6 +15,9 @@ Shape = tuple[int | None, ...]
 
 
 def _check(global_shape: Sequence[int | None], sharding: Sharding, grid: Grid) -> None:
+    """What the queries take on trust after: the sharding on the grid (checked once per
+    pair, `Sharding.check`) and the tensor's rank. A device asked about is checked once
+    per query, before its position along any axes is read."""
     sharding.check(grid)
     if len(sharding.split_axes) > len(global_shape):
         raise ShardingError(
@@ -25,7 +28,7 @@ def _check(global_shape: Sequence[int | None], sharding: Sharding, grid: Grid) -
 
 def _even_extent(size: int | None, dim: int, sharding: Sharding, grid: Grid) -> int | None:
     axes = sharding.axes_of(dim)
-    shards = grid.group_size(axes)
+    shards = grid.size_along(axes)
     if size is None or shards is None:
         return None
     if size % shards:
@@ -72,6 +75,8 @@ def _shard_shape(
 ) -> Shape:
     """`shard_shape`, once per question: the passes ask the same few many times."""
     _check(global_shape, sharding, grid)
+    if device is not None and sharding.sharded_dims_offsets:
+        grid.linear_index(device)
     local: list[int | None] = []
     for dim, size in enumerate(global_shape):
         axes = sharding.axes_of(dim)
@@ -82,7 +87,7 @@ def _shard_shape(
         if offsets is not None:
             extents = _uneven_extents(size, dim, offsets, sharding)
             if device is not None:
-                local.append(extents[in_group_index(grid.shape, axes, device)])
+                local.append(extents[group_position(grid.shape, axes, device)])  # type: ignore[arg-type]
             else:
                 local.append(extents[0] if len(set(extents)) == 1 else None)
             continue
@@ -104,13 +109,15 @@ def shard_offset(
     number of its coordinates on those axes, `a0` most significant.
     """
     _check(global_shape, sharding, grid)
+    if sharding.split_dims:
+        grid.linear_index(device)
     start: list[int] = []
     for dim, size in enumerate(global_shape):
         axes = sharding.axes_of(dim)
         if not axes:
             start.append(0)
             continue
-        shard = in_group_index(grid.shape, axes, device)
+        shard = group_position(grid.shape, axes, device)  # type: ignore[arg-type]
         offsets = sharding.offsets_of(dim, grid)
         if offsets is not None:
             _uneven_extents(size, dim, offsets, sharding)

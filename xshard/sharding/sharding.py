@@ -1,5 +1,6 @@
 """`Sharding`: how a tensor is laid out on a grid (split, partial, halos, offsets)."""
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -103,28 +104,14 @@ class Sharding:
         return cls(grid.name if isinstance(grid, Grid) else grid)
 
     def check(self, grid: Grid) -> None:
-        """The rules that need the grid: its name, axis bounds, and the offsets' count."""
-        if grid.name != self.grid:
-            raise ShardingError(f"sharding {self} refers to grid @{self.grid}, not @{grid.name}")
-        grid.check_axes(self.used_axes)
-        if not self.sharded_dims_offsets:
-            return
-        if not grid.is_static:
-            raise ShardingError(
-                f"sharded dims offsets are not allowed for device grids with dynamic shape: {self}"
-            )
-        expected = sum(grid.group_size(self.axes_of(d)) + 1 for d in self.split_dims)  # type: ignore[operator]
-        if len(self.sharded_dims_offsets) != expected:
-            raise ShardingError(
-                f"sharded dims offsets has wrong size: {self} needs {expected} "
-                f"(shard count + 1 per split dim), got {len(self.sharded_dims_offsets)}"
-            )
-        for dim in self.split_dims:
-            static = [o for o in self.offsets_of(dim, grid) or () if o is not None]
-            if any(a > b for a, b in pairwise(static)):
-                raise ShardingError(
-                    f"sharded dims offsets must be non-decreasing in dim {dim} of {self}"
-                )
+        """The rules that need the grid: its name, axis bounds, and the offsets' count.
+
+        Each (sharding, grid) pair is checked once, when first asked (by `Sharding.of`
+        given a `Grid`, or by the first query): the queries (`shard_shape`,
+        `shard_offset`, the simulator's per-device placement) call it on every question
+        and then trust the axes, so running a program does not re-check the same layout
+        for every device. A failing pair is not remembered: it fails again, alike."""
+        _check_on_grid(self, grid)
 
     @property
     def is_partial(self) -> bool:
@@ -159,7 +146,7 @@ class Sharding:
         if not self.sharded_dims_offsets or not self.axes_of(dim):
             return None
         i = self.split_dims.index(dim)
-        counts = [grid.group_size(self.axes_of(d)) + 1 for d in self.split_dims]  # type: ignore[operator]
+        counts = [grid.size_along(self.axes_of(d)) + 1 for d in self.split_dims]  # type: ignore[operator]
         start = sum(counts[:i])
         return self.sharded_dims_offsets[start : start + counts[i]]
 
@@ -176,3 +163,31 @@ class Sharding:
         if self.sharded_dims_offsets:
             text += f" sharded_dims_offsets = {_fmt(self.sharded_dims_offsets)}"
         return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _check_on_grid(sharding: Sharding, grid: Grid) -> None:
+    """`Sharding.check`'s rules, run once per pair (a raise is not cached)."""
+    if grid.name != sharding.grid:
+        raise ShardingError(
+            f"sharding {sharding} refers to grid @{sharding.grid}, not @{grid.name}"
+        )
+    grid.check_axes(sharding.used_axes)
+    if not sharding.sharded_dims_offsets:
+        return
+    if not grid.is_static:
+        raise ShardingError(
+            f"sharded dims offsets are not allowed for device grids with dynamic shape: {sharding}"
+        )
+    expected = sum(grid.size_along(sharding.axes_of(d)) + 1 for d in sharding.split_dims)  # type: ignore[operator]
+    if len(sharding.sharded_dims_offsets) != expected:
+        raise ShardingError(
+            f"sharded dims offsets has wrong size: {sharding} needs {expected} "
+            f"(shard count + 1 per split dim), got {len(sharding.sharded_dims_offsets)}"
+        )
+    for dim in sharding.split_dims:
+        static = [o for o in sharding.offsets_of(dim, grid) or () if o is not None]
+        if any(a > b for a, b in pairwise(static)):
+            raise ShardingError(
+                f"sharded dims offsets must be non-decreasing in dim {dim} of {sharding}"
+            )
