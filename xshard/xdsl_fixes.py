@@ -13,7 +13,9 @@ reinterprets a hexadecimal element's bits as the float element type, as the
 scalar path does.
 
 An empty dense attribute (`dense<> : tensor<0xf32>`, a valid constant) is no splat:
-xDSL 0.74's `is_splat` reads its first element and raises `IndexError`.
+xDSL 0.74's `is_splat` reads its first element and raises `IndexError`; the
+replacement (`splat_element`) also reads a splat from its bytes, not by unpacking
+every element.
 
 `apply()` is idempotent; importing `xshard` applies it.
 """
@@ -52,9 +54,25 @@ def _hex_aware_to_type(original: Any) -> Any:
     return to_type
 
 
+def splat_element(attr: DenseIntOrFPElementsAttr) -> tuple[Any] | None:
+    """`(value,)` when every element of `attr` equals `value` (as xDSL's `is_splat`
+    compares them), else None. Elements with the first one's bits decide it from two
+    unpacked elements; xDSL unpacks every element, three times for `is_splat` and the
+    value, which made a large splat weight cost seconds to partition or print."""
+    data, count = attr.data.data, len(attr)
+    if not count:
+        return None
+    size = len(data) // count
+    if data == data[:size] * count:
+        first, *other = attr.get_element_type().unpack(data[: size * min(count, 2)], min(count, 2))
+        return (first,) if all(first == v for v in other) else None  # NaN != NaN
+    values = attr.get_values()
+    return (values[0],) if values.count(values[0]) == count else None
+
+
 def _empty_aware_is_splat(original: Any) -> Any:
     def is_splat(self: DenseIntOrFPElementsAttr) -> bool:
-        return bool(self.get_values()) and original(self)
+        return splat_element(self) is not None
 
     is_splat.xshard_empty_fix = True  # type: ignore[attr-defined]
     return is_splat

@@ -16,6 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
 from xshard.interfaces.partition_context import PartitionContext
+from xshard.xdsl_fixes import splat_element
 
 
 def partition_dense_constant(
@@ -29,9 +30,9 @@ def partition_dense_constant(
     assert s is not None
     if s.is_partial:
         raise DiagnosticError(op, f"'{op.name}' cannot produce a partial value")
-    if value.is_splat():
+    if (element := splat_element(value)) is not None:
         (local,) = ctx.result_types()
-        splat = DenseIntOrFPElementsAttr.from_list(local, [value.get_values()[0]])
+        splat = DenseIntOrFPElementsAttr.from_list(local, list(element))
         ctx.set_results(ctx.insert(build(splat)).results)
     else:
         whole: SSAValue = ctx.insert(build(value)).results[0]

@@ -15,6 +15,7 @@ from xshard.diagnostics import DiagnosticError
 from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.partition_context import PartitionContext
 from xshard.sharding.reduction import ReductionKind
+from xshard.xdsl_fixes import splat_element
 
 
 def partition_source(op: Operation, ctx: PartitionContext) -> None:
@@ -26,8 +27,8 @@ def partition_source(op: Operation, ctx: PartitionContext) -> None:
         raise DiagnosticError(op, f"'{op.name}' cannot produce a partial value")
     (local,) = ctx.result_types()
     if isinstance(op, hlo.ConstantOp):
-        if op.value.is_splat():
-            splat = DenseIntOrFPElementsAttr.from_list(local, [op.value.get_values()[0]])
+        if (element := splat_element(op.value)) is not None:
+            splat = DenseIntOrFPElementsAttr.from_list(local, list(element))
             ctx.set_results(ctx.insert(hlo.ConstantOp(splat)).results)
         else:
             ctx.reshard_global(ctx.insert(hlo.ConstantOp(op.value)).results[0])

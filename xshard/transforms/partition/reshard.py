@@ -31,6 +31,7 @@ from xshard.sharding.resharding import (
     plan_reshard,
 )
 from xshard.sharding.sharding import Sharding, ShardingError
+from xshard.xdsl_fixes import splat_element
 
 
 def element_bytes(t: TensorType) -> int:
@@ -113,11 +114,7 @@ def _is_splat(value: SSAValue, element: float | int | None) -> bool:
     """Whether `value` is a constant holding `element` everywhere: the identity it
     would be masked to, so masking changes nothing."""
     op = value.owner
-    return (
-        isinstance(op, hlo.ConstantOp)
-        and op.value.is_splat()
-        and op.value.get_values()[0] == element
-    )
+    return isinstance(op, hlo.ConstantOp) and splat_element(op.value) == (element,)
 
 
 def _emit_halo(builder: Builder, value: SSAValue, step: UpdateHalo, grid: str) -> SSAValue:
