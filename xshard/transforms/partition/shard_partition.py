@@ -133,7 +133,7 @@ class _FunctionPartition:
         for op in block.ops:
             if isinstance(op, ShardingOp):
                 if any(not isinstance(u.operation, ShardOp) for u in op.result.uses):
-                    self.builder.insert(op.clone(value_mapper=self.values))  # a value itself
+                    self.keep(op)  # a value itself
                 continue
             if isinstance(op, ShardOp):
                 self.visit_shard(op)
@@ -142,12 +142,27 @@ class _FunctionPartition:
             elif any(map(is_tensor, (*op.operands, *op.results))):
                 self.visit_sharded(op)
             else:
-                self.builder.insert(op.clone(value_mapper=self.values))
+                self.keep(op)
         self.fn.body.detach_block(block)
         block.erase(safe_erase=False)
         self.fn.body.add_block(new_block)
         outputs = new_block.last_op.operand_types if new_block.last_op else ()
         self.fn.function_type = FunctionType.from_lists(new_block.arg_types, outputs)
+
+    def keep(self, op: Operation) -> None:
+        """`op` as it is, on the local operands: moved to the new block rather than cloned
+        (the global block is dropped after the pass, and a copy of every replicated op
+        alongside it only raised the pass's peak memory). An op with regions is cloned,
+        which maps the values they capture."""
+        if op.regions:
+            self.builder.insert(op.clone(value_mapper=self.values))
+            return
+        op.detach()
+        for i, v in enumerate(op.operands):
+            op.operands[i] = self.values.get(v, v)
+        self.builder.insert(op)
+        for r in op.results:
+            self.values[r] = r
 
     def argument_type(self, arg: BlockArgument) -> Attribute:
         """Partitioned arguments arrive in the layout of their first annotation."""
@@ -178,7 +193,7 @@ class _FunctionPartition:
 
     def visit_terminator(self, op: Operation) -> None:
         """A returned value leaves in its annotation's layout, replicated without one."""
-        mapper = dict(self.values)
+        mapper = {v: self.values[v] for v in op.operands}  # not a copy of every value's
         for v in op.operands:
             if is_tensor(v) and not isinstance(v.owner, ShardOp) and v in self.layouts:
                 mapper[v] = self.reshard(op, v, Sharding.replicated(self.layouts[v].grid))
@@ -202,7 +217,7 @@ class _FunctionPartition:
         read = [self.layouts.get(v) for v in captured_values(op)]  # by its regions
         grids = {s.grid for s in (*held, *wanted, *read) if s is not None}
         if not grids:  # everything replicated: the op is its own per-device form
-            self.builder.insert(op.clone(value_mapper=self.values))
+            self.keep(op)
             return
         if len(grids) != 1:
             raise DiagnosticError(op, f"'{op.name}' is sharded on several grids: {sorted(grids)}")
