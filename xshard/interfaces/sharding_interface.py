@@ -125,6 +125,17 @@ class ShardingRule:
             (self.loops, self.operand_maps, self.result_maps, self.partial, self.accumulators)
         )
 
+    @functools.cached_property
+    def indexing(
+        self,
+    ) -> tuple[tuple[tuple[int | None, ...] | None, ...], tuple[tuple[int | None, ...], ...]]:
+        """`dim_loops` of each operand map (None for an operand without one), then of each
+        result map: read for every op on every propagation sweep, and rules are shared."""
+        return (
+            tuple(None if m is None else dim_loops(m) for m in self.operand_maps),
+            tuple(dim_loops(m) for m in self.result_maps),
+        )
+
     def reduction_loops(self) -> list[int]:
         return [i for i, loop in enumerate(self.loops) if loop.is_reduction]
 
