@@ -24,7 +24,10 @@ message where MLIR has one:
   `broadcast` and `reduce` with a dimension beyond int64, `linalg.reduce` with one
   outside the input's rank, `linalg.transpose` with a permutation that is not one;
 - `tosa.const` whose value's shape or element type is not its result's (which the
-  verifier passed, and a pass then crashed on).
+  verifier passed, and a pass then crashed on);
+- affine maps: a product with a symbolic side (`s0 * s1`, which upstream's
+  `test-grid-all-slice-op-lowering` writes) is read as MLIR reads it (xDSL raised
+  `NotImplementedError`); a product of two dimension expressions is MLIR's error.
 
 `apply()` is idempotent; importing `xshard` applies it.
 """
@@ -54,10 +57,12 @@ from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp, TransposeOp
 from xdsl.dialects.tosa import ConstOp as TosaConstOp
 from xdsl.dialects.utils import dynamic_index_list
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 from xdsl.irdl import base, irdl_op_init
 from xdsl.irdl.declarative_assembly_format import DenseArrayAttributeVariable, FormatProgram
 from xdsl.parser import AttrParser, Parser
-from xdsl.utils.exceptions import VerifyException
+from xdsl.parser.affine_parser import AffineParser
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xshard.dialects.parsing import integer_range, parse_bounded_integer, parse_signed_integer
 
@@ -330,6 +335,24 @@ def _tosa_const_verify(original: Callable[..., Any]) -> Callable[..., Any]:
     return verify_
 
 
+# Affine maps ##################################################################
+
+
+def _affine_binop(original: Callable[..., Any]) -> Callable[..., Any]:
+    def create(self: AffineParser, lhs: AffineExpr, rhs: AffineExpr, binop: Any) -> Any:
+        if binop.text != "*" or AffineConstantExpr in {type(lhs), type(rhs)}:
+            return original(self, lhs, rhs, binop)
+        if lhs.used_dims() and rhs.used_dims():
+            raise ParseError(
+                binop.span,
+                "non-affine expression: at least one of the multiply operands has to be "
+                "either a constant or symbolic",
+            )
+        return AffineBinaryOpExpr(AffineBinaryOpKind.Mul, lhs, rhs)
+
+    return create
+
+
 def apply() -> None:
     """Patch xDSL's parser and the ops above; each patch is applied once."""
     _patch(DenseArrayAttributeVariable, "parse_attr", _dense_array_parse_attr)
@@ -346,6 +369,7 @@ def apply() -> None:
     _patch(ReduceOp, "verify_", _reduce_verify)
     _patch(TransposeOp, "verify_", _transpose_verify)
     _patch(TosaConstOp, "verify_", _tosa_const_verify)
+    _patch(AffineParser, "_create_binop_expr", _affine_binop)
 
 
 apply()

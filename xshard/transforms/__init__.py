@@ -74,6 +74,10 @@ _PASSES: dict[str, tuple[str, str]] = {
         "export.test_grid_process_multi_index_op_lowering",
         "TestGridProcessMultiIndexOpLoweringPass",
     ),
+    "test-grid-all-slice-op-lowering": (
+        "export.test_grid_all_slice_op_lowering",
+        "TestGridAllSliceOpLoweringPass",
+    ),
     "comm-report": ("analysis.comm_report", "CommReportPass"),
     "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),
 }

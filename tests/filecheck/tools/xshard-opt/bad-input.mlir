@@ -102,3 +102,11 @@ func.func @permutation_not_one(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tens
   return %0 : tensor<8x4xf32>
 }
 // CHECK: bad-input.mlir:101:3: error: 'linalg.transpose' op permutation is not valid
+
+// -----
+
+func.func @product_of_dimensions(%a: index) -> index {
+  %0 = affine.apply affine_map<(d0, d1) -> (d0 * d1)>(%a, %a)
+  return %0 : index
+}
+// CHECK: bad-input.mlir:109:48: error: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
