@@ -91,12 +91,16 @@ _FOR_USERS = UnitAttr()
 def annotation(value: SSAValue, s: Sharding, for_users: bool) -> tuple[ShardingOp, ShardOp]:
     """The two ops that annotate `value` with `s`; insert them together."""
     sharding = sharding_op(s)
-    shard = ShardOp.create(
-        operands=[value, sharding.result],
+    return sharding, shard_op(value, sharding.result, for_users)
+
+
+def shard_op(value: SSAValue, sharding: SSAValue, for_users: bool) -> ShardOp:
+    """A `shard.shard` of `value` to the layout `sharding` states."""
+    return ShardOp.create(
+        operands=[value, sharding],
         result_types=[value.type],
         properties={"annotate_for_users": _FOR_USERS} if for_users else {},
     )
-    return sharding, shard
 
 
 def is_result_annotation(op: Operation) -> bool:

@@ -42,9 +42,10 @@ from xdsl.traits import IsTerminator
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import (
-    annotation,
     is_result_annotation,
+    shard_op,
     sharding_of,
+    sharding_op,
     sharding_option_of,
 )
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
@@ -114,6 +115,9 @@ class FactorPropagation:
         """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
         self.model = model
+        self.shardings: dict[Sharding, ShardingOp] = {}
+        """One `shard.sharding` per layout, at the top of the function, for every
+        annotation written: a long program repeats a few layouts thousands of times."""
 
     def _grid(self) -> Grid | None:
         names = {
@@ -334,12 +338,12 @@ class FactorPropagation:
             if v in self.open_args and want is not None:
                 self.open_args.discard(v)  # arrives as its first user reads it
                 if not (arrives := without_partial(want)).is_replicated:
-                    self.annotate_value(v, arrives, InsertPoint.at_start(self.block), layouts)
+                    self.annotate_value(v, arrives, None, layouts)
                     v = op.operands[i]
             have = layouts.get(v) or Sharding.replicated(self.grid.name)
             if want is not None and want != have:
-                sharding, shard = annotation(v, want, True)
-                self.rewriter.insert_op((sharding, shard), InsertPoint.before(op))
+                shard = self.annotation(v, want, True)
+                self.rewriter.insert_op(shard, InsertPoint.before(op))
                 op.operands[i] = shard.result
         for j, r in enumerate(op.results):
             if not is_tensor(r):
@@ -352,12 +356,17 @@ class FactorPropagation:
                 self.annotate_value(r, s, InsertPoint.after(op), layouts)
 
     def annotate_value(
-        self, value: SSAValue, s: Sharding, at: InsertPoint, layouts: dict[SSAValue, Sharding]
+        self,
+        value: SSAValue,
+        s: Sharding,
+        at: InsertPoint | None,
+        layouts: dict[SSAValue, Sharding],
     ) -> None:
-        """A result annotation `s` on `value`, which every user then reads."""
+        """A result annotation `s` on `value`, which every user then reads; `at` None is
+        the top of the function, after its `shard.sharding` ops (for arguments)."""
         uses = list(value.uses)
-        sharding, shard = annotation(value, s, False)
-        self.rewriter.insert_op((sharding, shard), at)
+        shard = self.annotation(value, s, False)
+        self.rewriter.insert_op(shard, at or InsertPoint.after(self.shardings[s]))
         for use in uses:
             use.operation.operands[use.index] = shard.result
         layouts[value] = layouts[shard.result] = s
@@ -370,6 +379,16 @@ class FactorPropagation:
             s = layouts.get(v) or layouts.get(base)
             if v in self.closed or s is None or not s.is_partial:
                 continue
-            sharding, shard = annotation(v, without_partial(s), True)
-            self.rewriter.insert_op((sharding, shard), InsertPoint.before(terminator))
+            shard = self.annotation(v, without_partial(s), True)
+            self.rewriter.insert_op(shard, InsertPoint.before(terminator))
             terminator.operands[i] = shard.result
+
+    def annotation(self, value: SSAValue, s: Sharding, for_users: bool) -> ShardOp:
+        """A `shard.shard` of `value` to `s`, reading the function's one `shard.sharding`
+        of `s` (made at the top of the function the first time; it has no operands)."""
+        if (sharding := self.shardings.get(s)) is None:
+            last = next(reversed(self.shardings.values()), None)
+            at = InsertPoint.after(last) if last else InsertPoint.at_start(self.block)
+            sharding = self.shardings[s] = sharding_op(s)
+            self.rewriter.insert_op(sharding, at)
+        return shard_op(value, sharding.result, for_users)
