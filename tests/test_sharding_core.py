@@ -257,24 +257,6 @@ class Test_ShardShape:
         with pytest.raises(ShardingError, match=message):
             make()
 
-    def test_queries_trust_the_check_made_at_construction(self, monkeypatch):
-        grid = Grid("g", (2, 4))
-        s = Sharding.of(grid, [[1, 0], []], sharded_dims_offsets=[0, 1, 2, 3, 4, 5, 6, 7, 8])
-        checks = []
-        monkeypatch.setattr(Grid, "check_axes", lambda self, axes: checks.append(axes))
-        for device in grid.devices():
-            shard_offset((8, 3), s, grid, device)
-            shard_shape((8, 3), s, grid, device)
-        assert checks == []
-
-    def test_an_invalid_pair_fails_on_every_query(self):
-        s = Sharding.of("g", [[2]])
-        for _ in range(2):
-            with pytest.raises(ShardingError, match="grid axis index 2 is out of bounds"):
-                shard_shape((4,), s, G24)
-        with pytest.raises(ShardingError, match=r"device \(0, 4\) is not a device of grid @g"):
-            shard_offset((4,), Sharding.of(G24, [[1]]), G24, (0, 4))
-
 
 class Test_Simulator:
     """distribute/assemble are the oracle of the planner tests; check them on their own."""
