@@ -27,13 +27,14 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr, ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from xshard.dialects import shard
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.stablehlo.collectives import id_rows
+from xshard.sharding.tensor_bytes import tensor_bytes
 from xshard.transforms.analysis.table import comment_table, write_report
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.simplify.decompose_all_gather import OVERLAP_COLUMNS, overlap_rows
@@ -99,17 +100,6 @@ def report_lines(title: str, rows: Sequence[CommRow]) -> list[str]:
         f"// comm report for {title}",
         *comment_table(COLUMNS, [*map(CommRow.cells, rows), total]),
     ]
-
-
-def tensor_bytes(t: Attribute) -> int | None:
-    """Static bytes of a tensor; sub-byte elements (i1) take a byte, as in XLA."""
-    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-        return None
-    width = getattr(t.element_type, "bitwidth", None) or getattr(t.element_type, "width", None)
-    if width is None:
-        return None
-    bits = width if isinstance(width, int) else width.data
-    return prod(t.get_shape()) * max(bits // 8, 1)
 
 
 def format_groups(groups: Sequence[Sequence[int]]) -> str:

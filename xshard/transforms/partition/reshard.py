@@ -31,11 +31,8 @@ from xshard.sharding.resharding import (
     plan_reshard,
 )
 from xshard.sharding.sharding import Sharding, ShardingError
+from xshard.sharding.tensor_bytes import element_bytes
 from xshard.xdsl_fixes import splat_element
-
-
-def element_bytes(t: TensorType) -> int:
-    return max(getattr(t.element_type, "bitwidth", 32) // 8, 1)
 
 
 def emit_reshard(

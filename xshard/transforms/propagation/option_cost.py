@@ -28,7 +28,7 @@ from xshard.sharding.cost_model import CostModel
 from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.partition.reshard import element_bytes
+from xshard.sharding.tensor_bytes import element_bytes
 
 Axes = tuple[int, ...]
 

@@ -40,6 +40,7 @@ from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import plan_reshard
 from xshard.sharding.sharding import Sharding
+from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.analysis.table import comment_table, write_report
 from xshard.transforms.propagation.option_cost import MODEL, Axes, Known, assignment_cost
 
@@ -244,9 +245,8 @@ class _FunctionReport:
         if grid is None or not isinstance(value.type, TensorType):
             return f"(no grid @{want.grid})", "-"
         shape = [None if d == DYNAMIC_INDEX else d for d in value.type.get_shape()]
-        width = getattr(value.type.element_type, "bitwidth", 32)
         try:
-            plan = plan_reshard(has, want, shape, grid, max(width // 8, 1))
+            plan = plan_reshard(has, want, shape, grid, element_bytes(value.type))
         except ShardingError as err:
             return f"(none: {err})", "-"
         return "; ".join(map(str, plan.steps)), f"{float(plan.cost):g}"

@@ -32,7 +32,7 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import AllGatherOp, AllReduceOp, ReduceScatterOp, lookup_grid
-from xshard.transforms.partition.reshard import element_bytes
+from xshard.sharding.tensor_bytes import element_bytes
 
 Combinable = AllReduceOp | AllGatherOp | ReduceScatterOp
 

@@ -44,10 +44,10 @@ from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import AllGatherOp, BroadcastOp, ShiftOp, lookup_grid
 from xshard.sharding.grid import Grid
 from xshard.sharding.overlap_cost import Form, OverlapModel
+from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.analysis.table import comment_table, write_report
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.export.device_index import PartitionIndex, constant, group_index
-from xshard.transforms.partition.reshard import element_bytes
 
 Strategy = Literal["broadcast", "ring", "auto"]
 Overlap = Literal["none", "broadcast", "ring", "auto"]

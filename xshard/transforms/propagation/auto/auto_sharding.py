@@ -60,7 +60,7 @@ from xshard.interfaces.sharding_option import (
 from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.partition.reshard import element_bytes
+from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, Solution, solve
 from xshard.transforms.propagation.auto.strategies import (
     Partial,
