@@ -61,6 +61,8 @@ def _inline(call: func.CallOp, callee: func.FuncOp) -> None:
         call.parent_block().insert_op_before(op, call)  # type: ignore[union-attr]
     for result, value in zip(call.results, ret.operands, strict=True):
         result.replace_all_uses_with(value)
+    ret.detach()
+    ret.erase()  # its reads of the inlined values go with it
     call.detach()
     call.erase()
 
