@@ -39,8 +39,6 @@ MLIR_OPT = "mlir-opt-22"
 _XSHARD_PASS = {
     # Folds once and drops dead constants upstream; canonicalize folds to a fixed point.
     "test-single-fold": "canonicalize",
-    # MLIR's canonicalizer uniques equal constants as it folds; xDSL's leaves that to cse.
-    "canonicalize": "cse,canonicalize",
 }
 
 

@@ -25,3 +25,18 @@ func.func @constant_halo() -> !shard.sharding {
   %s = shard.sharding @g split_axes = [[1]] halo_sizes = [%c1, 3] : !shard.sharding
   return %s : !shard.sharding
 }
+
+// Equal constants become one as they fold, so the shard ops reading them merge.
+// CHECK-LABEL: func.func @equal_constants
+func.func @equal_constants() -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  // CHECK-NEXT: %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<4x8xf32>
+  // CHECK-NEXT: %[[S:.*]] = shard.sharding @g split_axes = {{\[\[}}0]] : !shard.sharding
+  // CHECK-NEXT: %[[A:.*]] = shard.shard %[[C]] to %[[S]] : tensor<4x8xf32>
+  // CHECK-NEXT: return %[[A]], %[[A]]
+  %c1 = arith.constant dense<1.0> : tensor<4x8xf32>
+  %s1 = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a = shard.shard %c1 to %s1 : tensor<4x8xf32>
+  %c2 = arith.constant dense<1.0> : tensor<4x8xf32>
+  %b = shard.shard %c2 to %s1 : tensor<4x8xf32>
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -79,6 +79,7 @@ _PASSES: dict[str, tuple[str, str]] = {
         "TestGridAllSliceOpLoweringPass",
     ),
     "comm-report": ("analysis.comm_report", "CommReportPass"),
+    "canonicalize": ("canonicalize", "CanonicalizePass"),
     "xshard-spmd": ("spmd_pipeline", "SpmdPipelinePass"),
 }
 
