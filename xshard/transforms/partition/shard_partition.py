@@ -46,8 +46,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from xshard.diagnostics import DiagnosticError
-from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
-from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.dialects.shard import GetShardingOp, ShardingOp, ShardOp, lookup_grid
+from xshard.interfaces.annotations import result_annotation, sharding_of, sharding_op
 from xshard.interfaces.models import model_for
 from xshard.interfaces.models.captures import captured_values
 from xshard.interfaces.partition_context import PartitionContext, local_type
@@ -137,6 +137,8 @@ class _FunctionPartition:
                 continue
             if isinstance(op, ShardOp):
                 self.visit_shard(op)
+            elif isinstance(op, GetShardingOp):
+                self.visit_get_sharding(op)
             elif op.has_trait(IsTerminator):
                 self.visit_terminator(op)
             elif any(map(is_tensor, (*op.operands, *op.results))):
@@ -190,6 +192,15 @@ class _FunctionPartition:
         s = self.checked_sharding(op)
         self.values[op.result] = self.reshard(op, op.src, s)
         self.layouts[op.result] = s
+
+    def visit_get_sharding(self, op: GetShardingOp) -> None:
+        """The layout of a value laid out here is known: a `shard.sharding` stating it, as
+        upstream partitions it; of any other value the query stays."""
+        layout = self.layouts.get(op.source)
+        if layout is None:
+            self.keep(op)
+            return
+        self.values[op.result] = self.builder.insert(sharding_op(layout)).result
 
     def visit_terminator(self, op: Operation) -> None:
         """A returned value leaves in its annotation's layout, replicated without one."""
