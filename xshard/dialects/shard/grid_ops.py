@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.dialects.utils import DimensionList
+from xdsl.dialects.utils import DimensionList, parse_empty_dimension_list_directive
 from xdsl.ir import (
     Operation,
     SSAValue,
@@ -27,6 +27,12 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    ParsingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
 from xdsl.traits import Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
@@ -36,6 +42,24 @@ from xshard.dialects.shard.attributes import (
     grid_axes_attr,
     index_list_attr,
 )
+
+
+@irdl_custom_directive
+class GridShape(DimensionList):
+    """A grid's shape, `2x?x4` or `[]`; one that is neither gets MLIR's message."""
+
+    dimensions: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        dims: list[int] = []
+        if not parse_empty_dimension_list_directive(parser):
+            dims = parser.parse_dimension_list()
+            if not dims:
+                parser.raise_error(
+                    "custom op 'shard.grid' Failed parsing dimension list. Did you mean an "
+                    'empty list? It must be denoted by "[]".'
+                )
+        self.dimensions.set(state, index_list_attr(dims))
 
 
 @irdl_op_definition
@@ -49,8 +73,8 @@ class GridOp(IRDLOperation):
 
     traits = traits_def(SymbolOpInterface(), Pure())
 
-    assembly_format = "$sym_name `(` `shape` `=` custom<DimensionList>($shape) `)` attr-dict"
-    custom_directives = (DimensionList,)
+    assembly_format = "$sym_name `(` `shape` `=` custom<GridShape>($shape) `)` attr-dict"
+    custom_directives = (GridShape,)
 
     def __init__(self, name: str | StringAttr, shape: Sequence[int | None]):
         super().__init__(

@@ -28,3 +28,9 @@ func.func @f(%x : tensor<4xf32>) -> tensor<4xf32> {
 }
 // CHECK: invalid_syntax.mlir:26:47: error: integer value too large
 
+
+// -----
+
+// A shape that is neither a dimension list nor `[]`: mlir-opt 22's message.
+shard.grid @g(shape = -1)
+// CHECK: error: custom op 'shard.grid' Failed parsing dimension list. Did you mean an empty list? It must be denoted by "[]".
