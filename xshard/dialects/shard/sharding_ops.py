@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     I64,
     FlatSymbolRefAttr,
     IndexType,
+    SymbolRefAttr,
     TensorType,
     UnitAttr,
 )
@@ -32,6 +33,15 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -54,6 +64,26 @@ from xshard.dialects.shard.grid_ops import (
 )
 from xshard.dialects.shard.traits import ShardCanonicalization, ShardingCanonicalization
 from xshard.sharding.reduction import ReductionKind
+
+
+@irdl_custom_directive
+class GridSymbol(CustomDirective):
+    """The grid a sharding names, `@grid`; a nested symbol gets MLIR's message."""
+
+    grid: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> bool:
+        at = parser.pos
+        symbol = parser.parse_attribute()
+        if not isinstance(symbol, SymbolRefAttr) or symbol.nested_references.data:
+            parser.raise_error(
+                "custom op 'shard.sharding' invalid kind of attribute specified", at, parser.pos
+            )
+        self.grid.set(state, FlatSymbolRefAttr(symbol.root_reference))
+        return True
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        self.grid.print(printer, state, op)
 
 
 @irdl_op_definition
@@ -83,14 +113,14 @@ class ShardingOp(IRDLOperation):
     traits = traits_def(Pure(), ShardingCanonicalization())
 
     assembly_format = (
-        "$grid `split_axes` `=` $split_axes "
+        "custom<GridSymbol>($grid) `split_axes` `=` $split_axes "
         "(`partial` `=` $partial_type $partial_axes^)? "
         "(`halo_sizes` `=` custom<DynamicIndexList>($dynamic_halo_sizes, $static_halo_sizes)^)? "
         "(`sharded_dims_offsets` `=` custom<DynamicIndexList>("
         "$dynamic_sharded_dims_offsets, $static_sharded_dims_offsets)^)? "
         "attr-dict `:` type($result)"
     )
-    custom_directives = (DynamicIndexList,)
+    custom_directives = (GridSymbol, DynamicIndexList)
 
     def __init__(
         self,

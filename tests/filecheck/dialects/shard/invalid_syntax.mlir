@@ -34,3 +34,10 @@ func.func @f(%x : tensor<4xf32>) -> tensor<4xf32> {
 // A shape that is neither a dimension list nor `[]`: mlir-opt 22's message.
 shard.grid @g(shape = -1)
 // CHECK: error: custom op 'shard.grid' Failed parsing dimension list. Did you mean an empty list? It must be denoted by "[]".
+
+// -----
+
+// A sharding names its grid with a flat symbol: mlir-opt 22's message.
+shard.grid @g(shape = 2)
+%s = shard.sharding @g::@h split_axes = [[0]] : !shard.sharding
+// CHECK: invalid_syntax.mlir:[[# @LINE - 1]]:21: error: custom op 'shard.sharding' invalid kind of attribute specified
