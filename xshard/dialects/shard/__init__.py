@@ -16,7 +16,9 @@ See https://mlir.llvm.org/docs/Dialects/Shard/ and `docs/dialects/shard.md`.
 
 Modules: `attributes`, `checks` (what the verifiers share), `grid_ops` (the grid,
 the process queries, grid lookup), `sharding_ops`, `collectives`,
-`rooted_collectives`, and `canonicalization` with its `traits`.
+`rooted_collectives`, and `canonicalization` with its `traits`. The package exports
+the ops, attributes and helpers other code uses; the verifiers' own checks stay in
+their modules.
 """
 
 from xdsl.ir import Dialect
@@ -30,37 +32,21 @@ from xshard.dialects.shard.attributes import (
     ShardingType,
     grid_axes_attr,
     index_list_attr,
-    layout_properties,
 )
 from xshard.dialects.shard.checks import (
     OptionalDynamicIndexList,
-    dim_div,
-    dim_mul,
     group_size,
     join_mixed,
-    same_element_type,
-    same_rank,
-    same_shape,
     split_mixed,
-    verify_axis_in_rank,
-    verify_dim,
-    verify_gather_shapes,
-    verify_halo_sizes,
-    verify_in_group_device,
-    verify_mixed,
-    verify_ranked,
-    verify_scatter_shapes,
 )
 from xshard.dialects.shard.collectives import (
     AllGatherOp,
     AllReduceOp,
     AllSliceOp,
     AllToAllOp,
-    CollectiveOp,
     ReduceScatterOp,
     ShiftOp,
     UpdateHaloOp,
-    axis_attr,
 )
 from xshard.dialects.shard.grid_ops import (
     GridOp,
@@ -69,10 +55,7 @@ from xshard.dialects.shard.grid_ops import (
     NeighborsLinearIndicesOp,
     ProcessLinearIndexOp,
     ProcessMultiIndexOp,
-    grid_symbol,
     lookup_grid,
-    required_grid,
-    verify_grid_axes,
 )
 from xshard.dialects.shard.rooted_collectives import (
     BroadcastOp,
@@ -123,26 +106,12 @@ __all__ = [
     "IndexListAttr",
     "grid_axes_attr",
     "index_list_attr",
-    "layout_properties",
     "GridAxesArrayAttr",
     "ReductionKindAttr",
     "ShardingType",
     "group_size",
-    "dim_mul",
-    "dim_div",
-    "verify_dim",
-    "verify_axis_in_rank",
-    "verify_gather_shapes",
-    "verify_scatter_shapes",
-    "verify_in_group_device",
-    "verify_mixed",
-    "verify_halo_sizes",
     "split_mixed",
     "join_mixed",
-    "verify_ranked",
-    "same_shape",
-    "same_element_type",
-    "same_rank",
     "OptionalDynamicIndexList",
     "GridOp",
     "GridShapeOp",
@@ -150,16 +119,11 @@ __all__ = [
     "ProcessLinearIndexOp",
     "NeighborsLinearIndicesOp",
     "GridRef",
-    "grid_symbol",
     "lookup_grid",
-    "required_grid",
-    "verify_grid_axes",
     "ShardingOp",
     "GetShardingOp",
     "ShardShapeOp",
     "ShardOp",
-    "CollectiveOp",
-    "axis_attr",
     "AllGatherOp",
     "AllReduceOp",
     "AllSliceOp",

@@ -33,12 +33,10 @@ from xshard.dialects.tcp.attributes import (
 )
 from xshard.dialects.tcp.checks import (
     Elements,
-    check_axes,
     dims_compatible,
     element_kind,
     int_list,
     shapes_compatible,
-    tensor_operand,
 )
 from xshard.dialects.tcp.contraction import (
     MatmulOp,
@@ -156,11 +154,9 @@ __all__ = [
     "RoundingModeAttr",
     "Elements",
     "element_kind",
-    "tensor_operand",
     "dims_compatible",
     "shapes_compatible",
     "int_list",
-    "check_axes",
     "ElementwiseOp",
     "UnaryElementwiseOp",
     "UnaryFloatOp",
