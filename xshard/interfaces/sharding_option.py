@@ -116,7 +116,17 @@ class _Builder:
         """Explain the result's partial axes: those a carried operand state gives already,
         else a split reduction loop of their kind, else a carried state of their own."""
         carried = self.carried if self.carried and self.carried[1] == s.partial_kind else None
-        axes = tuple(a for a in s.partial_axes if carried is None or a not in carried[0])
+        covered = {
+            a
+            for i in self.rule.reduction_loops()
+            if self.rule.loops[i].kind == s.partial_kind
+            for a in self.loops[i] or ()
+        }
+        axes = tuple(
+            a
+            for a in s.partial_axes
+            if a not in covered and (carried is None or a not in carried[0])
+        )
         if not axes:
             return
         reductions = [

@@ -32,6 +32,7 @@ both modes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
 from typing import Literal
@@ -40,7 +41,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, SymbolRefAttr, TensorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
@@ -51,6 +52,7 @@ from xshard.interfaces.annotations import result_annotation, sharding_of, shardi
 from xshard.interfaces.models import model_for
 from xshard.interfaces.models.captures import captured_values
 from xshard.interfaces.partition_context import PartitionContext, local_type
+from xshard.interfaces.region_flow import Carry, RegionFlow, region_flow
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
@@ -69,6 +71,9 @@ ArgumentMode = Literal["partitioned", "global"]
 
 MAX_DEVICES = 2**31 - 1
 
+_FIRST_YIELD = object()
+"""A `case` result's layout before its first branch is partitioned: that branch's."""
+
 
 class _FunctionPartition:
     def __init__(self, fn: func.FuncOp, arguments: ArgumentMode):
@@ -79,8 +84,8 @@ class _FunctionPartition:
         self.layouts: dict[SSAValue, Sharding] = {}
         """Global tensor value -> the layout of its local value; absent: replicated."""
         self.grids: dict[str, Grid] = {}
-        self.reshards: dict[tuple[SSAValue, Sharding, Sharding], SSAValue] = {}
-        self.builder: Builder
+        self.scopes: list[dict[tuple[SSAValue, Sharding, Sharding], SSAValue]] = []
+        """Reshards made so far, per block being built (innermost last)."""
 
     def grid(self, name: str, at: Operation) -> Grid:
         if name not in self.grids:
@@ -112,14 +117,25 @@ class _FunctionPartition:
         if src == dst:
             return local
         key = (local, src, dst)
-        if key not in self.reshards:
-            global_type = value.type
-            assert isinstance(global_type, TensorType)
-            grid = self.grid(dst.grid, at)
-            self.reshards[key] = emit_reshard(
-                self.builder, at, local, src, dst, global_type, grid
-            )
-        return self.reshards[key]
+        for scope in reversed(self.scopes):
+            if key in scope:
+                return scope[key]
+        global_type = value.type
+        assert isinstance(global_type, TensorType)
+        grid = self.grid(dst.grid, at)
+        made = emit_reshard(self.builder, at, local, src, dst, global_type, grid)
+        self.scopes[-1][key] = made
+        return made
+
+    def settled(self, at: Operation, value: SSAValue, dst: Sharding | None) -> SSAValue:
+        """The local value of global `value` laid out as `dst`, None meaning whole on every
+        device (a value never laid out is already)."""
+        if dst is None:
+            held = self.layouts.get(value)
+            if held is None:
+                return self.values[value]
+            dst = Sharding.replicated(held.grid)
+        return self.reshard(at, value, dst)
 
     def run(self) -> None:
         if len(self.fn.body.blocks) != 1:
@@ -129,7 +145,22 @@ class _FunctionPartition:
         for old, new in zip(block.args, new_block.args, strict=True):
             new.name_hint = old.name_hint
             self.values[old] = new
+        self.partition_block(block, new_block, self.visit_return)
+        self.fn.body.detach_block(block)
+        block.erase(safe_erase=False)
+        self.fn.body.add_block(new_block)
+        outputs = new_block.last_op.operand_types if new_block.last_op else ()
+        self.fn.function_type = FunctionType.from_lists(new_block.arg_types, outputs)
+
+    def partition_block(
+        self, block: Block, new_block: Block, terminator: Callable[[Operation], None]
+    ) -> None:
+        """Each op of `block` in its per-device form at the end of `new_block`; its
+        terminator by `terminator`. Reshards made here are reused only here (and in
+        nested blocks), where they dominate."""
+        outer = self.builder if self.scopes else None
         self.builder = Builder(InsertPoint.at_end(new_block))
+        self.scopes.append({})
         for op in block.ops:
             if isinstance(op, ShardingOp):
                 if any(not isinstance(u.operation, ShardOp) for u in op.result.uses):
@@ -140,16 +171,16 @@ class _FunctionPartition:
             elif isinstance(op, GetShardingOp):
                 self.visit_get_sharding(op)
             elif op.has_trait(IsTerminator):
-                self.visit_terminator(op)
+                terminator(op)
+            elif (flow := region_flow(op)) is not None:
+                self.visit_region_op(op, flow)
             elif any(map(is_tensor, (*op.operands, *op.results))):
                 self.visit_sharded(op)
             else:
                 self.keep(op)
-        self.fn.body.detach_block(block)
-        block.erase(safe_erase=False)
-        self.fn.body.add_block(new_block)
-        outputs = new_block.last_op.operand_types if new_block.last_op else ()
-        self.fn.function_type = FunctionType.from_lists(new_block.arg_types, outputs)
+        self.scopes.pop()
+        if outer is not None:
+            self.builder = outer
 
     def keep(self, op: Operation) -> None:
         """`op` as it is, on the local operands: moved to the new block rather than cloned
@@ -202,13 +233,109 @@ class _FunctionPartition:
             return
         self.values[op.result] = self.builder.insert(sharding_op(layout)).result
 
-    def visit_terminator(self, op: Operation) -> None:
+    def visit_return(self, op: Operation) -> None:
         """A returned value leaves in its annotation's layout, replicated without one."""
         mapper = {v: self.values[v] for v in op.operands}  # not a copy of every value's
         for v in op.operands:
             if is_tensor(v) and not isinstance(v.owner, ShardOp) and v in self.layouts:
                 mapper[v] = self.reshard(op, v, Sharding.replicated(self.layouts[v].grid))
         self.builder.insert(op.clone(value_mapper=mapper))
+
+    def visit_region_op(self, op: Operation, flow: RegionFlow) -> None:
+        """A `while` or `case`: each carry in one layout on entry, in its regions and after
+        the op (`carry_layout`), and the regions partitioned in place, so that what the
+        user split stays split inside and the collectives a region needs run there."""
+        layouts = [self.carry_layout(op, c) for c in flow.carries]
+        operands = [self.values[v] for v in op.operands]
+        for c, s in zip(flow.carries, layouts, strict=True):
+            if c.operand is not None:
+                operands[c.operand] = self.settled(op, op.operands[c.operand], s)
+        for i in flow.whole_operands:
+            operands[i] = self.settled(op, op.operands[i], None)
+        carry_of = {y: k for k, c in enumerate(flow.carries) for y in c.yields}
+        whole = set(flow.whole_yields)
+
+        def visit_yield(t: Operation) -> None:
+            mapper = {}
+            for j, v in enumerate(t.operands):
+                if (k := carry_of.get((t, j))) is not None:
+                    if layouts[k] is _FIRST_YIELD:
+                        layouts[k] = self.layouts.get(v)
+                    mapper[v] = self.settled(t, v, layouts[k])  # type: ignore[arg-type]
+                elif (t, j) in whole:
+                    mapper[v] = self.settled(t, v, None)
+                else:
+                    mapper[v] = self.values[v]
+            self.builder.insert(t.clone(value_mapper=mapper))
+
+        arg_carry = {a: k for k, c in enumerate(flow.carries) for a in c.args}
+        partial = self.settle_captured(op)
+        regions = []
+        for region in op.regions:
+            old = region.block
+            new = Block(
+                arg_types=[self.local_type(op, a, layouts[arg_carry[a]]) for a in old.args]
+            )
+            for a, local in zip(old.args, new.args, strict=True):
+                local.name_hint = a.name_hint
+                self.values[a] = local
+                self.record(a, layouts[arg_carry[a]])
+            self.partition_block(old, new, visit_yield)
+            regions.append(Region(new))
+        new_op = type(op).create(
+            operands=operands,
+            result_types=[
+                self.local_type(op, op.results[c.result], s)  # type: ignore[arg-type]
+                for c, s in zip(flow.carries, layouts, strict=True)
+            ],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            regions=regions,
+        )
+        self.builder.insert(new_op)
+        for v, (local, held) in partial.items():
+            self.values[v] = local
+            self.layouts[v] = held
+        for c, s in zip(flow.carries, layouts, strict=True):
+            r = op.results[c.result]
+            self.values[r] = new_op.results[c.result]
+            self.record(r, s)  # type: ignore[arg-type]
+
+    def settle_captured(self, op: Operation) -> dict[SSAValue, tuple[SSAValue, Sharding]]:
+        """Partial values `op`'s regions read from above, settled once before `op` for
+        them (not once per trip, or once per branch); after `op` they are partial again.
+        Returns what to restore: each value's partial local counterpart and layout."""
+        saved = {}
+        for v in captured_values(op):
+            held = self.layouts.get(v)
+            if held is not None and held.is_partial:
+                saved[v] = (self.values[v], held)
+                whole = without_partial(held)
+                self.values[v] = self.reshard(op, v, whole)
+                self.record(v, whole)
+        return saved
+
+    def carry_layout(self, op: Operation, carry: Carry) -> Sharding | None | object:
+        """The layout the IR states for `carry`: the first result annotation of one of its
+        block arguments, else of the op's result; else the layout its operand is in;
+        for a `case` result nobody annotated, the layout its first branch yields it in
+        (`_FIRST_YIELD`). None: whole on every device."""
+        for v in (*carry.args, op.results[carry.result]):
+            if is_tensor(v) and (a := result_annotation(v)) is not None:
+                return self.checked_sharding(a)
+        if carry.operand is not None:
+            return self.layouts.get(op.operands[carry.operand])
+        return _FIRST_YIELD
+
+    def local_type(self, at: Operation, value: SSAValue, s: Sharding | None) -> Attribute:
+        return value.type if s is None else local_type(at, value.type, s, self.grid(s.grid, at))
+
+    def record(self, value: SSAValue, s: Sharding | None) -> None:
+        """`value`'s local counterpart is laid out as `s` (None: whole)."""
+        if s is not None and not s.is_replicated:
+            self.layouts[value] = s
+        else:
+            self.layouts.pop(value, None)
 
     def visit_sharded(self, op: Operation) -> None:
         model = model_for(op)

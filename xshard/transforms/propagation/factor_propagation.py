@@ -29,7 +29,8 @@ has split is open, and an annotation the user wrote is closed (never changed):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import product
 from math import prod
 
@@ -48,6 +49,8 @@ from xshard.interfaces.annotations import (
     sharding_op,
     sharding_option_of,
 )
+from xshard.interfaces.models.stablehlo_control_flow import trip_count
+from xshard.interfaces.region_flow import Carry, RegionFlow, region_flow
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
@@ -62,7 +65,12 @@ from xshard.interfaces.sharding_option import (
 from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.propagation.option_cost import MODEL, Known, assignment_cost
+from xshard.transforms.propagation.option_cost import (
+    MODEL,
+    Known,
+    assignment_cost,
+    reshard_time,
+)
 
 Axes = tuple[int, ...]
 
@@ -74,6 +82,30 @@ MAX_ALTERNATIVES = 256
 def _rank(value: SSAValue) -> int:
     t = value.type
     return t.get_num_dims() if isinstance(t, TensorType) else 0
+
+
+def function_ops(block: Block) -> Iterator[Operation]:
+    """`block`'s ops in program order, each `while`/`case` followed by the ops of its
+    regions (which run in its place and are propagated through), recursively."""
+    for op in block.ops:
+        yield op
+        if region_flow(op) is not None:
+            for region in op.regions:
+                for inner in region.blocks:
+                    yield from function_ops(inner)
+
+
+@dataclass(eq=False)
+class Edge:
+    """The places of one carry of a `while` or `case` (`region_flow`): one layout for all,
+    as if an identity op joined them."""
+
+    op: Operation
+    values: tuple[SSAValue, ...]
+
+    def indexed(self) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
+        loops = tuple(range(_rank(self.values[0])))
+        return [(v, loops) for v in self.values]
 
 
 def _indexed(op: Operation, rule: ShardingRule) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
@@ -101,12 +133,20 @@ class FactorPropagation:
         self.fn = fn
         self.block: Block = fn.body.block
         self.rules = rules
+        self.ops = list(function_ops(self.block))
+        self.flows: dict[Operation, RegionFlow] = {
+            op: flow for op in self.ops if (flow := region_flow(op)) is not None
+        }
+        self.edges: dict[Operation, list[Edge]] = {
+            op: [Edge(op, tuple(c.values(op))) for c in flow.carries]
+            for op, flow in self.flows.items()
+        }
         self.grid = self._grid()
         self.dims: dict[SSAValue, list[Axes]] = {}
         self.closed: dict[SSAValue, Sharding] = {}
         """Values the user laid out: their annotation, never changed."""
         self.fixed: dict[Operation, ShardingOption] = {}
-        self.loops: dict[Operation, list[Axes]] = {}
+        self.loops: dict[Operation | Edge, list[Axes]] = {}
         """Each op's loop axes as last visited: at the fixed point, the sweep that changed
         nothing read them, so annotations are written from them without recomputing."""
         self.open_args: set[SSAValue] = set()
@@ -120,9 +160,7 @@ class FactorPropagation:
         annotation written: a long program repeats a few layouts thousands of times."""
 
     def _grid(self) -> Grid | None:
-        names = {
-            op.grid.root_reference.data for op in self.block.ops if isinstance(op, ShardingOp)
-        }
+        names = {op.grid.root_reference.data for op in self.ops if isinstance(op, ShardingOp)}
         if not names:
             return None
         if len(names) > 1:
@@ -140,7 +178,11 @@ class FactorPropagation:
         if self.grid is None:
             return
         self.seed()
-        ops = [op for op in self.block.ops if op in self.rules or isinstance(op, ShardOp)]
+        ops: list[Operation | Edge] = []
+        for op in self.ops:
+            if op in self.rules or isinstance(op, ShardOp):
+                ops.append(op)
+            ops += (e for e in self.edges.get(op, ()) if is_tensor(e.values[0]))
         changed = False
         for sweep in range(MAX_SWEEPS):
             order = ops if sweep % 2 == 0 else ops[::-1]
@@ -150,21 +192,25 @@ class FactorPropagation:
             if not changed and sweep:
                 break
         if changed:  # out of sweeps: the loops the last sweep read are stale
-            self.loops = {op: self.loop_axes(op, rule) for op, rule in self.rules.items()}
+            for item in ops:
+                if not isinstance(item, ShardOp):
+                    self.loops[item] = self.loop_axes(item)
         self.write()
 
     # ------------------------------------------------------------------ phase 1
 
     def seed(self) -> None:
         """Every tensor starts open and unsplit; the user's annotations close theirs."""
-        for arg in self.block.args:
-            if is_tensor(arg):
-                self.dims[arg] = [()] * _rank(arg)
-        for op in self.block.ops:
+        blocks = [self.block, *(b for op in self.flows for r in op.regions for b in r.blocks)]
+        for block in blocks:
+            for arg in block.args:
+                if is_tensor(arg):
+                    self.dims[arg] = [()] * _rank(arg)
+        for op in self.ops:
             for r in op.results:
                 if is_tensor(r):
                     self.dims[r] = [()] * _rank(r)
-        for op in self.block.ops:
+        for op in self.ops:
             if isinstance(op, ShardOp):
                 s = sharding_of(op.sharding, op)
                 self.close(op.result, s)
@@ -181,14 +227,18 @@ class FactorPropagation:
         self.closed[value] = s
         self.dims[value] = [s.axes_of(d) for d in range(_rank(value))]
 
-    def visit(self, op: Operation) -> bool:
+    def indexed(self, item: Operation | Edge) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
+        if isinstance(item, Edge):
+            return item.indexed()
+        return _indexed(item, self.rules[item])
+
+    def visit(self, op: Operation | Edge) -> bool:
         """Grow the open dims around `op` to its loops' axes; whether any grew."""
         if isinstance(op, ShardOp):
             return self.grow(op.src, self.dims[op.result])
-        rule = self.rules[op]
-        loops = self.loops[op] = self.loop_axes(op, rule)
+        loops = self.loops[op] = self.loop_axes(op)
         changed = False
-        for v, loop_of in _indexed(op, rule):
+        for v, loop_of in self.indexed(op):
             wanted = [() if loop is None else loops[loop] for loop in loop_of]
             changed |= self.grow(v, wanted)
         return changed
@@ -206,9 +256,12 @@ class FactorPropagation:
                 changed = True
         return changed
 
-    def loop_axes(self, op: Operation, rule: ShardingRule) -> list[Axes]:
+    def loop_axes(self, op: Operation | Edge) -> list[Axes]:
+        if isinstance(op, Edge):
+            return self.edge_axes(op)
         if op in self.fixed:
             return [tuple(a) for a in self.fixed[op].loop_axes]
+        rule = self.rules[op]
         candidates: list[list[tuple[Axes, int]]] = [[] for _ in rule.loops]
         extents: list[list[int]] = [[] for _ in rule.loops]
         for v, loop_of in _indexed(op, rule):
@@ -231,6 +284,19 @@ class FactorPropagation:
         loops = self.assign([self.best(c) for c in candidates], extents)
         unmet = any(loops[i][: len(a)] != a for i, c in enumerate(candidates) for a, _ in c)
         return self.cheapest(op, rule, candidates, extents, loops) if unmet else loops
+
+    def edge_axes(self, edge: Edge) -> list[Axes]:
+        """One layout for every place of a carry: each dim takes the most sharded axes its
+        places agree with, as an op's loop does (`best`, `assign`)."""
+        rank = _rank(edge.values[0])
+        candidates: list[list[tuple[Axes, int]]] = [[] for _ in range(rank)]
+        for v in edge.values:
+            size = 0 if self.is_free(v) else prod(max(n, 1) for n in v.type.get_shape())  # type: ignore[union-attr]
+            for d, axes in enumerate(self.dims[v]):
+                if axes:
+                    candidates[d].append((axes, size))
+        extents = [[n] if n >= 0 else [] for n in edge.values[0].type.get_shape()]  # type: ignore[union-attr]
+        return self.assign([self.best(c) for c in candidates], extents)
 
     def assign(self, chosen: list[tuple[Axes, int]], extents: list[list[int]]) -> list[Axes]:
         """Loop axes from each loop's pick: an axis goes to the loop over most devices,
@@ -276,7 +342,11 @@ class FactorPropagation:
 
     def is_free(self, value: SSAValue) -> bool:
         """An argument the user did not lay out: its layout is free (it arrives as read)."""
-        return isinstance(value, BlockArgument) and value not in self.closed
+        return (
+            isinstance(value, BlockArgument)
+            and value.block is self.block
+            and value not in self.closed
+        )
 
     def known(self, value: SSAValue) -> Known | None:
         """What cost-aware picks reshard from or to: the closed layout, or the open
@@ -315,10 +385,15 @@ class FactorPropagation:
         self.readers = {v: len({use.operation for use in v.uses}) for v in self.dims}
         layouts: dict[SSAValue, Sharding] = dict(self.closed)
         self.open_args = {a for a in self.block.args if is_tensor(a) and a not in self.closed}
-        for op in list(self.block.ops):
+        self.write_block(self.block, layouts)
+
+    def write_block(self, block: Block, layouts: dict[SSAValue, Sharding]) -> None:
+        for op in list(block.ops):
             if op in self.rules:
                 self.write_op(op, layouts)
-            elif op.has_trait(IsTerminator):
+            elif op in self.flows:
+                self.write_flow(op, layouts)
+            elif op.has_trait(IsTerminator) and block is self.block:
                 self.settle_returned(op, layouts)
 
     def write_op(self, op: Operation, layouts: dict[SSAValue, Sharding]) -> None:
@@ -334,17 +409,7 @@ class FactorPropagation:
         if not option_fits(op, rule, option, self.grid):
             option = loop_option(rule, self.grid.name, [()] * len(rule.loops), held)
         for i, v in enumerate(op.operands):
-            want = operand_layout(rule, option, i, v)
-            if v in self.open_args and want is not None:
-                self.open_args.discard(v)  # arrives as its first user reads it
-                if not (arrives := without_partial(want)).is_replicated:
-                    self.annotate_value(v, arrives, None, layouts)
-                    v = op.operands[i]
-            have = layouts.get(v) or Sharding.replicated(self.grid.name)
-            if want is not None and want != have:
-                shard = self.annotation(v, want, True)
-                self.rewriter.insert_op(shard, InsertPoint.before(op))
-                op.operands[i] = shard.result
+            self.feed(op, i, operand_layout(rule, option, i, v), layouts)
         for j, r in enumerate(op.results):
             if not is_tensor(r):
                 continue
@@ -354,6 +419,117 @@ class FactorPropagation:
             layouts[r] = s
             if not s.is_replicated:
                 self.annotate_value(r, s, InsertPoint.after(op), layouts)
+
+    def feed(
+        self, op: Operation, i: int, want: Sharding | None, layouts: dict[SSAValue, Sharding]
+    ) -> None:
+        """Operand `i` of `op` as `want`: an annotation for `op` where it is in another
+        layout; an argument nobody laid out yet arrives so (never partial)."""
+        assert self.grid is not None
+        v = op.operands[i]
+        if v in self.open_args and want is not None:
+            self.open_args.discard(v)  # arrives as its first user reads it
+            if not (arrives := without_partial(want)).is_replicated:
+                self.annotate_value(v, arrives, None, layouts)
+                v = op.operands[i]
+        have = layouts.get(v) or Sharding.replicated(self.grid.name)
+        if want is not None and want != have:
+            shard = self.annotation(v, want, True)
+            self.rewriter.insert_op(shard, InsertPoint.before(op))
+            op.operands[i] = shard.result
+
+    def write_flow(self, op: Operation, layouts: dict[SSAValue, Sharding]) -> None:
+        """A `while` or `case`: each carry's places in the layout its edge's loops give,
+        the regions written in between; a loop carry that only accumulates a partial
+        value is carried partial (`partial_carry`)."""
+        assert self.grid is not None
+        flow = self.flows[op]
+        carries: list[Sharding | None] = [
+            Sharding.of(self.grid.name, self.loops[e]) if is_tensor(e.values[0]) else None
+            for e in self.edges[op]
+        ]
+        for c, s in zip(flow.carries, carries, strict=True):
+            for arg in c.args if s is not None else ():
+                layouts[arg] = s
+                if not s.is_replicated:
+                    self.annotate_value(arg, s, InsertPoint.at_start(arg.block), layouts)
+        for region in op.regions:
+            for block in region.blocks:
+                self.write_block(block, layouts)
+        for k, c in enumerate(flow.carries):
+            if (partial := self.partial_carry(op, c, carries[k], layouts)) is not None:
+                self.carry_partial(c, partial, layouts)
+                carries[k] = partial
+        whole = Sharding.replicated(self.grid.name)
+        for c, s in zip(flow.carries, carries, strict=True):
+            if s is None:
+                continue
+            if c.operand is not None:
+                self.feed(op, c.operand, s, layouts)
+            for t, j in c.yields:
+                self.feed(t, j, s, layouts)
+            r = op.results[c.result]
+            layouts[r] = s
+            if r not in self.closed and not s.is_replicated:
+                self.annotate_value(r, s, InsertPoint.after(op), layouts)
+        for i in flow.whole_operands:
+            self.feed(op, i, whole, layouts)
+        for t, j in flow.whole_yields:
+            self.feed(t, j, whole, layouts)
+
+    def partial_carry(
+        self,
+        op: Operation,
+        carry: Carry,
+        s: Sharding | None,
+        layouts: dict[SSAValue, Sharding],
+    ) -> Sharding | None:
+        """The partial layout to carry `carry` in, where it is worth it: the loop yields
+        it partial and reads it nowhere but to add to it (each reader makes it partial
+        alike), so settling it once after the loop replaces settling it every trip.
+        The cost model compares the two (`trips` times one settle against one)."""
+        assert self.grid is not None
+        if s is None or s.is_partial or not carry.args or len(carry.yields) != 1:
+            return None
+        t, j = carry.yields[0]
+        partial = layouts.get(t.operands[j])
+        if partial is None or not partial.is_partial or without_partial(partial) != s:
+            return None
+        if not self.reads_as(carry.args, partial):
+            return None
+        per_trip = reshard_time(self.model, partial, s, t.operands[j], self.grid)
+        trips = trip_count(op)
+        return partial if per_trip * (2 if trips is None else trips) >= per_trip else None
+
+    def reads_as(self, args: Sequence[BlockArgument], s: Sharding) -> bool:
+        """Whether every reader of `args` (through their own annotations) takes them as
+        `s`, by an annotation this pass wrote, and one does."""
+        readers = []
+        for arg in args:
+            annotated = [u.operation for u in arg.uses if is_result_annotation(u.operation)]
+            values = (arg, *(a.result for a in annotated))
+            readers += [u.operation for v in values for u in v.uses if u.operation not in annotated]
+        mine = self.shardings.get(s)
+        return bool(readers) and all(
+            isinstance(r, ShardOp)
+            and r.annotate_for_users is not None
+            and mine is not None
+            and r.sharding is mine.result
+            for r in readers
+        )
+
+    def carry_partial(self, carry: Carry, s: Sharding, layouts: dict[SSAValue, Sharding]) -> None:
+        """Re-lay `carry`'s block arguments out as the partial `s`: their annotations now
+        state it, so the readers that asked for it get it as it is."""
+        for arg in carry.args:
+            annotated = [u.operation for u in arg.uses if is_result_annotation(u.operation)]
+            for shard in annotated:
+                assert isinstance(shard, ShardOp)
+                shard.operands[1] = self.sharding_value(s)
+                layouts[shard.result] = s
+            if not annotated:
+                self.annotate_value(arg, s, InsertPoint.at_start(arg.block), layouts)
+            layouts[arg] = s
 
     def annotate_value(
         self,
@@ -385,10 +561,15 @@ class FactorPropagation:
 
     def annotation(self, value: SSAValue, s: Sharding, for_users: bool) -> ShardOp:
         """A `shard.shard` of `value` to `s`, reading the function's one `shard.sharding`
-        of `s` (made at the top of the function the first time; it has no operands)."""
+        of `s`."""
+        return shard_op(value, self.sharding_value(s), for_users)
+
+    def sharding_value(self, s: Sharding) -> SSAValue:
+        """The function's one `shard.sharding` of `s`, made at the top of the function the
+        first time (it has no operands)."""
         if (sharding := self.shardings.get(s)) is None:
             last = next(reversed(self.shardings.values()), None)
             at = InsertPoint.after(last) if last else InsertPoint.at_start(self.block)
             sharding = self.shardings[s] = sharding_op(s)
             self.rewriter.insert_op(sharding, at)
-        return shard_op(value, sharding.result, for_users)
+        return sharding.result

@@ -62,6 +62,7 @@ from xshard.interfaces.annotations import (
     sharding_option_of,
 )
 from xshard.interfaces.models import model_for
+from xshard.interfaces.region_flow import region_flow
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
@@ -77,7 +78,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.propagation.factor_propagation import FactorPropagation
+from xshard.transforms.propagation.factor_propagation import FactorPropagation, function_ops
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
 
@@ -378,7 +379,11 @@ class ShardingPropagationPass(ModulePass):
                 if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                     continue
                 if self.strategy == "aggressive":
-                    rules = {o: rule_of(o) for o in fn.body.block.ops if needs_model(o)}
+                    rules = {
+                        o: rule_of(o)
+                        for o in function_ops(fn.body.block)
+                        if needs_model(o) and region_flow(o) is None
+                    }
                     FactorPropagation(fn, rules).run()
                 else:
                     _FunctionPropagation(fn, self.traversal).run()

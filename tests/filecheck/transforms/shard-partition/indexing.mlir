@@ -1,7 +1,7 @@
 // Per-device forms of the ops with indices and regions: a whole slice dim split gets
 // its local slice size; an add-scatter over split updates folds its input in on one
 // device (the accumulator mask) and leaves a partial sum; a dynamic_update_slice that
-// covers no dim whole gathers its operand; a case gathers the values its branches read.
+// covers no dim whole gathers its operand; a case runs its branches on the blocks.
 // The same programs run on 8 devices in tests/test_indexing_partition_numerics.py.
 // RUN: xshard-opt %s --split-input-file -p sharding-propagation,shard-partition | filecheck %s
 
@@ -83,8 +83,9 @@ func.func @main(%x: tensor<8x16xf32>, %i: tensor<i32>, %u: tensor<2x8xf32>, %j: 
 // -----
 
 // lax.cond as JAX lowers it: the branches read %x1 (a split annotation) and %y (an
-// argument that arrives split) from above. The case is run whole: both are gathered
-// before it, the index is a whole value.
+// argument that arrives split) from above. The case result is annotated split as they
+// are: the branches are partitioned in place and run on the blocks, with no collective;
+// the index is a whole value.
 shard.grid @g(shape = 8)
 func.func @main(%x: tensor<16x4xf32>, %y: tensor<16x4xf32>) -> tensor<16x4xf32> {
   %rows = shard.sharding @g split_axes = [[0]] : !shard.sharding
@@ -110,14 +111,11 @@ func.func @main(%x: tensor<16x4xf32>, %y: tensor<16x4xf32>) -> tensor<16x4xf32> 
 // CHECK-NEXT:  %2 = shard.all_reduce %1 on @g grid_axes = [0] : tensor<f32> -> tensor<f32>
 // CHECK-NEXT:  %3 = stablehlo.compare GT, %2, %0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
 // CHECK-NEXT:  %i = stablehlo.convert %3 : (tensor<i1>) -> tensor<i32>
-// CHECK-NEXT:  %4 = shard.all_gather %x on @g grid_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<16x4xf32>
-// CHECK-NEXT:  %5 = shard.all_gather %y on @g grid_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<16x4xf32>
-// CHECK-NEXT:  %6 = "stablehlo.case"(%i) ({
-// CHECK-NEXT:    %e = stablehlo.exponential %4 : tensor<16x4xf32>
-// CHECK-NEXT:    stablehlo.return %e : tensor<16x4xf32>
+// CHECK-NEXT:  %4 = "stablehlo.case"(%i) ({
+// CHECK-NEXT:    %5 = stablehlo.exponential %x : tensor<2x4xf32>
+// CHECK-NEXT:    stablehlo.return %5 : tensor<2x4xf32>
 // CHECK-NEXT:  }, {
-// CHECK-NEXT:    %m = stablehlo.multiply %4, %5 : tensor<16x4xf32>
-// CHECK-NEXT:    stablehlo.return %m : tensor<16x4xf32>
-// CHECK-NEXT:  }) : (tensor<i32>) -> tensor<16x4xf32>
-// CHECK-NEXT:  %7 = shard.all_slice %6 on @g grid_axes = [0] slice_axis = 0 : tensor<16x4xf32> -> tensor<2x4xf32>
-// CHECK-NEXT:  func.return %7 : tensor<2x4xf32>
+// CHECK-NEXT:    %6 = stablehlo.multiply %x, %y : tensor<2x4xf32>
+// CHECK-NEXT:    stablehlo.return %6 : tensor<2x4xf32>
+// CHECK-NEXT:  }) : (tensor<i32>) -> tensor<2x4xf32>
+// CHECK-NEXT:  func.return %4 : tensor<2x4xf32>
