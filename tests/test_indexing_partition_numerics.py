@@ -38,6 +38,9 @@ CASES = {
     "top_k_8.mlir": {},
     "while_8.mlir": {},
     "case_8.mlir": {"all_reduce": (1, 4)},
+    "case_contract_2x4.mlir": {"reduce_scatter": (1, 4 * 16 * 4), "all_gather": (1, 4 * 4 * 4)},
+    "scan_stacked_2x4.mlir": {"all_gather": (2, 2 * 4 * 4 * 4), "all_reduce": (1, 3 * 4)},
+    "grad_accumulation_8.mlir": {"all_reduce": (1, 8 * 8 * 4)},
     "case_partial_8.mlir": {"all_reduce": (1, 16 * 4 * 4)},
     "barrier_bitcast_8.mlir": {},
 }

@@ -1,6 +1,6 @@
 // lax.cond as JAX lowers it: the branches read %x1 (a split annotation) and %y (an
-// argument that arrives split) from above. The case is run whole: both are gathered
-// before it, the index is a whole value.
+// argument that arrives split) from above. The branches are partitioned in place and
+// run on the blocks; the index is a whole value.
 shard.grid @g(shape = 8)
 func.func @main(%x: tensor<16x4xf32>, %y: tensor<16x4xf32>) -> tensor<16x4xf32> {
   %rows = shard.sharding @g split_axes = [[0]] : !shard.sharding

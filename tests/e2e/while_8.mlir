@@ -1,5 +1,5 @@
-// A fori_loop as JAX lowers it, its state split by rows: `while` is modelled whole, so
-// the state is gathered, each device runs the loop, and the result is sliced back.
+// A fori_loop as JAX lowers it, its state split by rows: the loop carries the state as
+// it is split, and each device runs the loop on its rows, with no collective.
 shard.grid @g(shape = 8)
 func.func @main(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
   %rows = shard.sharding @g split_axes = [[0]] : !shard.sharding

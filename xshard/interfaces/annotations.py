@@ -7,8 +7,17 @@ one place that translates between them and the shard dialect's ops.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
-from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr, UnitAttr
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerType,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
@@ -121,6 +130,31 @@ def base_value(value: SSAValue) -> SSAValue:
     while isinstance(value.owner, ShardOp):
         value = value.owner.src
     return value
+
+
+OPEN_DIMS = "xshard.open_dims"
+"""Discardable attribute of a `shard.shard` for users (a sharding constraint): the dims
+propagation may split further (JAX's `P.UNCONSTRAINED`, Shardy's open `{?}` dims), after
+the axes the annotation gives. Every other dim is exactly as written:
+`shard.shard %h to %s annotate_for_users {xshard.open_dims = array<i64: 0>} : ...`."""
+
+
+def open_dims(op: ShardOp) -> frozenset[int]:
+    """The dims of `op`'s annotation that propagation may refine (`OPEN_DIMS`)."""
+    attr = op.attributes.get(OPEN_DIMS)
+    if attr is None:
+        return frozenset()
+    if not isinstance(attr, DenseArrayBase) or not isinstance(attr.elt_type, IntegerType):
+        raise DiagnosticError(op, f"'{OPEN_DIMS}' must be an array<i64: ...> of dims")
+    dims = frozenset(attr.get_values())
+    rank = op.result.type.get_num_dims() if isinstance(op.result.type, TensorType) else 0
+    if any(not 0 <= d < rank for d in dims):
+        raise DiagnosticError(op, f"'{OPEN_DIMS}' names a dim outside 0..{rank - 1}")
+    return dims  # type: ignore[return-value]
+
+
+def set_open_dims(op: ShardOp, dims: Iterable[int]) -> None:
+    op.attributes[OPEN_DIMS] = DenseArrayBase.from_list(i64, sorted(dims))
 
 
 SHARDING_OPTION = "shard.sharding_option"

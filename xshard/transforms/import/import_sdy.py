@@ -9,8 +9,10 @@ GSPMD `mhlo.sharding` strings. Each `sdy.mesh` becomes a `shard.grid` of the sam
 from all of them. An argument's sharding becomes a `shard.shard` of the argument (the
 layout it arrives in); a result's, and a sharding constraint (`sdy.sharding_constraint`,
 `custom_call @Sharding`), a `shard.shard ... annotate_for_users`; an op's own
-`sdy.sharding`, result annotations. Dims list axes major to minor; open dims import as
-the axes given (a constraint open in every dim constrains nothing and goes);
+`sdy.sharding`, result annotations. Dims list axes major to minor; a constraint's open
+dims import as the axes given, listed in the annotation's `xshard.open_dims` so that
+propagation may split them further (a constraint open in every dim with no axes
+constrains nothing and goes);
 `replicated={...}` and priorities change nothing; `unreduced={"a"}` is
 `partial = sum [a]`.
 
@@ -46,7 +48,7 @@ from xshard.diagnostics import DiagnosticError
 from xshard.dialects import sdy
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import GridOp
-from xshard.interfaces.annotations import annotation
+from xshard.interfaces.annotations import annotation, set_open_dims
 from xshard.sharding.gspmd import (
     Factor,
     GspmdError,
@@ -241,7 +243,8 @@ class _Import:
             fn.res_attrs = ArrayAttr(new_attrs)
         for op in list(block.walk()):
             if isinstance(op, sdy.ShardingConstraintOp):
-                self.replace_constraint(op, self.constraint(op))
+                opened = [d for d, o in enumerate(op.sharding.dim_open) if o.data]
+                self.replace_constraint(op, self.constraint(op), opened)
             elif _is_sharding_call(op):
                 text = op.attributes.get(GSPMD_SHARDING)
                 if not isinstance(text, StringAttr) or len(op.operands) != 1:
@@ -270,12 +273,19 @@ class _Import:
             return None  # open in every dim: it constrains nothing
         return self.meshes.sharding(attr, op)
 
-    def replace_constraint(self, op: Operation, s: Sharding | None) -> None:
+    def replace_constraint(
+        self, op: Operation, s: Sharding | None, opened: list[int] | None = None
+    ) -> None:
+        """A constraint becomes an annotation for the users of its result; its open dims
+        (`{?}`, `{"a", ?}`) are the annotation's `xshard.open_dims`, which propagation
+        may split further."""
         value = op.operands[0]
         if s is None:
             self.rewriter.replace_op(op, [], [value])
             return
         sharding, shard = annotation(value, s, True)
+        if opened:
+            set_open_dims(shard, opened)
         shard.location = sharding.location = op.location
         self.rewriter.replace_op(op, [sharding, shard], [shard.result])
 

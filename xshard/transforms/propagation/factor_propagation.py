@@ -44,6 +44,7 @@ from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import (
     is_result_annotation,
+    open_dims,
     shard_op,
     sharding_of,
     sharding_op,
@@ -144,7 +145,9 @@ class FactorPropagation:
         self.grid = self._grid()
         self.dims: dict[SSAValue, list[Axes]] = {}
         self.closed: dict[SSAValue, Sharding] = {}
-        """Values the user laid out: their annotation, never changed."""
+        """Values the user laid out: their annotation, never changed but in its open dims."""
+        self.open: dict[SSAValue, frozenset[int]] = {}
+        """Dims of closed values that may grow (a constraint's `xshard.open_dims`)."""
         self.fixed: dict[Operation, ShardingOption] = {}
         self.loops: dict[Operation | Edge, list[Axes]] = {}
         """Each op's loop axes as last visited: at the fixed point, the sweep that changed
@@ -214,6 +217,8 @@ class FactorPropagation:
             if isinstance(op, ShardOp):
                 s = sharding_of(op.sharding, op)
                 self.close(op.result, s)
+                if opened := open_dims(op):
+                    self.open[op.result] = opened
                 if is_result_annotation(op) and op.src not in self.closed:
                     self.close(op.src, s)
             elif op in self.rules and (given := sharding_option_of(op)) is not None:
@@ -234,8 +239,9 @@ class FactorPropagation:
 
     def visit(self, op: Operation | Edge) -> bool:
         """Grow the open dims around `op` to its loops' axes; whether any grew."""
-        if isinstance(op, ShardOp):
-            return self.grow(op.src, self.dims[op.result])
+        if isinstance(op, ShardOp):  # one value: its open dims grow from either end
+            grew = self.grow(op.src, self.dims[op.result])
+            return self.grow(op.result, self.dims[op.src]) or grew
         loops = self.loops[op] = self.loop_axes(op)
         changed = False
         for v, loop_of in self.indexed(op):
@@ -245,11 +251,14 @@ class FactorPropagation:
 
     def grow(self, value: SSAValue, wanted: Sequence[Axes]) -> bool:
         """Extend each open dim of `value` whose axes are a prefix of the wanted ones."""
-        if value in self.closed or value not in self.dims:
+        if value not in self.dims or (value in self.closed and value not in self.open):
             return False
+        opened = self.open.get(value)
         dims = self.dims[value]
         changed = False
         for d, (have, want) in enumerate(zip(dims, wanted, strict=True)):
+            if opened is not None and d not in opened:
+                continue
             others = {a for e, axes in enumerate(dims) if e != d for a in axes}
             if len(want) > len(have) and want[: len(have)] == have and not others & set(want):
                 dims[d] = want
@@ -382,10 +391,21 @@ class FactorPropagation:
 
     def write(self) -> None:
         assert self.grid is not None
+        for v in self.open:
+            self.refine(v)
         self.readers = {v: len({use.operation for use in v.uses}) for v in self.dims}
         layouts: dict[SSAValue, Sharding] = dict(self.closed)
         self.open_args = {a for a in self.block.args if is_tensor(a) and a not in self.closed}
         self.write_block(self.block, layouts)
+
+    def refine(self, value: SSAValue) -> None:
+        """A constraint whose open dims grew states the grown layout."""
+        assert self.grid is not None and isinstance(value.owner, ShardOp)
+        s = self.closed[value]
+        grown = Sharding.of(self.grid.name, self.dims[value], s.partial_axes, s.partial_kind)
+        if grown != s:
+            value.owner.operands[1] = self.sharding_value(grown)
+            self.closed[value] = grown
 
     def write_block(self, block: Block, layouts: dict[SSAValue, Sharding]) -> None:
         for op in list(block.ops):

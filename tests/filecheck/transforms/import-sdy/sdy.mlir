@@ -1,7 +1,8 @@
 // RUN: xshard-opt %s --split-input-file -p import-sdy | filecheck %s
 
 // jax.jit(mlp, in_shardings=(P("data"), P(None, "model")), out_shardings=P()) as JAX 0.10
-// prints it, with two constraints (one open in a dim): the mesh becomes a grid, the
+// prints it, with two constraints (one open in a dim, which the annotation lists in
+// xshard.open_dims; one open in every dim, which goes): the mesh becomes a grid, the
 // arguments' shardings their layouts, the result's and the constraints' annotations
 // for their users; jax.result_info and the module's attributes stay.
 module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
@@ -23,7 +24,7 @@ module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 :
 // CHECK-NEXT:     %3 = shard.shard %arg1 to %2 : tensor<16x32xf32>
 // CHECK-NEXT:     %4 = stablehlo.dot_general %1, %3
 // CHECK-NEXT:     %5 = shard.sharding @mesh split_axes = {{\[\[}}0], [1]] : !shard.sharding
-// CHECK-NEXT:     %6 = shard.shard %4 to %5 annotate_for_users : tensor<8x32xf32>
+// CHECK-NEXT:     %6 = shard.shard %4 to %5 annotate_for_users {xshard.open_dims = array<i64: 1>} : tensor<8x32xf32>
 // CHECK-NEXT:     %7 = stablehlo.tanh %6 : tensor<8x32xf32>
 // CHECK-NEXT:     %8 = shard.sharding @mesh split_axes = {{\[\[}}]] : !shard.sharding
 // CHECK-NEXT:     %9 = shard.shard %7 to %8 annotate_for_users : tensor<8x32xf32>
