@@ -90,6 +90,19 @@ def test_placed_inputs_are_used_in_place_and_compiled_once():
     assert "all-reduce" in compiled.as_text()
 
 
+def test_compiled_reports_memory_and_cost_as_jax_jit_does():
+    f, params, x, shardings = _mlp()
+    ours = xshard.jit(f, in_shardings=shardings, out_shardings=ns("data")).lower(params, x).compile()
+    theirs = jax.jit(f, in_shardings=shardings, out_shardings=ns("data")).lower(params, x).compile()
+    mine, want = ours.memory_analysis(), theirs.memory_analysis()
+    # One device's figures: the same shardings hold the same per-device arguments and results.
+    assert mine.argument_size_in_bytes == want.argument_size_in_bytes == (16 * 8 + 8 * 16 + 4 * 16) * 4
+    assert mine.output_size_in_bytes == want.output_size_in_bytes == 4 * 16 * 4
+    assert type(mine) is type(want)  # XLA's CompiledMemoryStats, temp_size_in_bytes and all
+    cost = ours.cost_analysis()
+    assert cost["flops"] > 0 and set(cost) >= {"flops", "bytes accessed"}
+
+
 def test_unspecified_shardings_come_from_the_committed_arguments():
     f, params, x, shardings = _mlp()
     placed = jax.device_put((params, x), shardings)

@@ -217,6 +217,15 @@ class Compiled:
         """XLA's optimized per-device HLO of the compiled call."""
         return self.executable.as_text()
 
+    def memory_analysis(self) -> Any:
+        """XLA's memory figures for one device (`temp_size_in_bytes`, ...), as `jax.jit`'s
+        `Compiled` gives them, so the two compare field for field."""
+        return self.executable.memory_analysis()
+
+    def cost_analysis(self) -> Any:
+        """XLA's cost estimate (`flops`, `bytes accessed`, ...), as `jax.jit`'s `Compiled`."""
+        return self.executable.cost_analysis()
+
 
 @dataclass
 class Lowered:
