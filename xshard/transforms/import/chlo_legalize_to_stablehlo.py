@@ -3,17 +3,18 @@
 Upstream StableHLO's pass of the same name, for the ops in `xshard.dialects.chlo`,
 with the same mathematics (`ChloLegalizeToStablehlo.cpp`, `ChloDecompositionPatterns*`):
 
-- `square` is `x * x`; `tan` is `stablehlo.tan`; `is_inf`, `is_pos_inf`, `is_neg_inf`
-  compare (the absolute value) with infinity;
-- `erf`, `erfc`: Cephes' rational approximations in f64, Eigen's / Cephes' polynomial
-  ones in f32 (f16 and bf16 are computed in f32 and converted back);
-- `erf_inv`: Giles' single- and double-precision polynomials in w = -log1p(-x²);
-- `lgamma`, `digamma`: Lanczos' approximation (g = 7, 9 terms) with Euler's
-  reflection below 1/2, in at least f32;
-- `sinh`, `cosh`, `asin`, `acos`, `atan`, `asinh`, `acosh`, `atanh`: upstream's
-  real-argument formulas (complex arguments are refused);
+- the special functions (`erf`, `erfc`, `erf_inv`, `lgamma`, `digamma`, `bessel_i1e`,
+  `zeta`, `polygamma`, the hyperbolic and inverse trigonometric functions) become
+  arithmetic, in `chlo_special_functions`; complex arguments are refused;
+- `square` is `x * x`; `tan` is `stablehlo.tan`; `conj` of a real is the real;
+  `is_inf`, `is_pos_inf`, `is_neg_inf` compare (the absolute value) with infinity;
+- `next_after` steps x's bits, read as an integer, by one towards y;
+- `mulhi`: the product in twice the width, shifted right; in 64 bits, from 32-bit halves;
 - `top_k`: an i32 iota along the last dim, a stable `sort` of (values, iota) by
-  values, greatest first (`TOTALORDER` for floats), and a `slice` of the first k.
+  values, greatest first (`TOTALORDER` for floats), and a `slice` of the first k;
+- `ragged_dot`: the lhs masked to each group's rows, one `dot_general` per group, summed
+  (ragged free dim) or stacked (ragged contracting dim); a plain `dot_general` when the
+  ragged dim is a batching dim.
 
 Constants are rank-0 `stablehlo.constant`s broadcast to the operand's shape, as JAX
 writes them. Shapes must be static.
@@ -22,21 +23,19 @@ writes them. Shapes must be static.
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BFloat16Type,
-    DenseIntOrFPElementsAttr,
-    Float16Type,
     Float32Type,
     Float64Type,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
+    Signedness,
     TensorType,
     f32,
     i32,
@@ -49,445 +48,136 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects import chlo
 from xshard.dialects import stablehlo as hlo
+from xshard.dialects.stablehlo.attributes import Precision
 from xshard.dialects.stablehlo.checks import is_complex
 
-_MAX_FINITE: dict[type[Attribute], float] = {
-    Float16Type: 65504.0,
-    BFloat16Type: 3.3895313892515355e38,
-    Float32Type: 3.4028234663852886e38,
-    Float64Type: sys.float_info.max,
-}
+from .chlo_special_functions import FLOAT_FORMS, Emit
 
 
-@dataclass
-class _Emit:
-    """Builds StableHLO on tensors of one type (`like`'s), inserted before the CHLO op."""
-
-    builder: Builder
-    like: TensorType
-
-    def op(self, op: Operation) -> SSAValue:
-        return self.builder.insert(op).results[0]
-
-    def const(self, value: float) -> SSAValue:
-        scalar = TensorType(self.like.element_type, [])
-        c = self.op(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar, [value])))
-        return self.op(hlo.BroadcastInDimOp(c, [], self.like))
-
-    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(hlo.AddOp(a, b))
-
-    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(hlo.SubtractOp(a, b))
-
-    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(hlo.MultiplyOp(a, b))
-
-    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(hlo.DivideOp(a, b))
-
-    def unary(self, cls: type[hlo.UnaryElementwiseOp], x: SSAValue) -> SSAValue:
-        return self.op(cls(x))
-
-    def less(self, a: SSAValue, b: SSAValue, direction: str = "LT") -> SSAValue:
-        return self.op(hlo.CompareOp(a, b, direction))
-
-    def select(self, pred: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(hlo.SelectOp(pred, a, b))
-
-    def poly(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
-        """Horner's scheme, highest power first."""
-        p = self.const(coefficients[0])
-        for c in coefficients[1:]:
-            p = self.add(self.mul(p, x), self.const(c))
-        return p
-
-
-Decomposition = Callable[[_Emit, SSAValue], SSAValue]
-
-
-# ---------------------------------------------------------------- erf, erfc
-
-
-def _erfc_f64_ge_one(e: _Emit, x: SSAValue) -> SSAValue:
-    """Cephes: erfc for |x| >= 1, in f64."""
-    p = (2.46196981473530512524e-10, 5.64189564831068821977e-1, 7.46321056442269912687e0,
-         4.86371970985681366614e1, 1.96520832956077098242e2, 5.26445194995477358631e2,
-         9.34528527171957607540e2, 1.02755188689515710272e3, 5.57535335369399327526e2)
-    q = (1.0, 1.32281951154744992508e1, 8.67072140885989742329e1, 3.54937778887819891062e2,
-         9.75708501743205489753e2, 1.82390916687909736289e3, 2.24633760818710981792e3,
-         1.65666309194161350182e3, 5.57535340817727675546e2)
-    r = (5.64189583547755073984e-1, 1.27536670759978104416e0, 5.01905042251180477414e0,
-         6.16021097993053585195e0, 7.40974269950448939160e0, 2.97886665372100240670e0)
-    s = (1.0, 2.26052863220117276590e0, 9.39603524938001434673e0, 1.20489539808096656605e1,
-         1.70814450747565897222e1, 9.60896809063285878198e0, 3.36907645100081516050e0)
-    z = e.unary(hlo.NegateOp, e.mul(x, x))
-    exp_z = e.unary(hlo.ExponentialOp, z)
-    ax = e.unary(hlo.AbsOp, x)
-    below_8 = e.div(e.mul(exp_z, e.poly(ax, p)), e.poly(ax, q))
-    above_8 = e.div(e.mul(exp_z, e.poly(ax, r)), e.poly(ax, s))
-    approx = e.select(e.less(ax, e.const(8.0)), below_8, above_8)
-    zero = e.const(0.0)
-    clamped = e.select(e.less(z, e.const(-7.09782712893383996843e2)), zero, approx)
-    return e.select(e.less(x, zero), e.sub(e.const(2.0), clamped), clamped)
-
-
-def _erf_f64_le_one(e: _Emit, x: SSAValue) -> SSAValue:
-    """Cephes: erf for |x| <= 1, in f64."""
-    t = (9.60497373987051638749e0, 9.00260197203842689217e1, 2.23200534594684319226e3,
-         7.00332514112805075473e3, 5.55923013010394962768e4)
-    u = (1.0, 3.35617141647503099647e1, 5.21357949780152679795e2, 4.59432382970980127987e3,
-         2.26290000613890934246e4, 4.92673942608635921086e4)
-    x2 = e.mul(x, x)
-    return e.div(e.mul(x, e.poly(x2, t)), e.poly(x2, u))
-
-
-def _erfc_f32_ge_one(e: _Emit, x: SSAValue) -> SSAValue:
-    """Cephes: erfc for |x| >= 1, in f32."""
-    p = (2.326819970068386e-2, -1.387039388740657e-1, 3.687424674597105e-1,
-         -5.824733027278666e-1, 6.210004621745983e-1, -4.944515323274145e-1,
-         3.404879937665872e-1, -2.741127028184656e-1, 5.638259427386472e-1)
-    r = (-1.047766399936249e1, 1.297719955372516e1, -7.495518717768503e0,
-         2.921019019210786e0, -1.015265279202700e0, 4.218463358204948e-1,
-         -2.820767439740514e-1, 5.641895067754075e-1)
-    x2 = e.mul(x, x)
-    z = e.unary(hlo.NegateOp, x2)
-    ax = e.unary(hlo.AbsOp, x)
-    one = e.const(1.0)
-    inv_x2 = e.div(one, x2)
-    scale = e.mul(e.unary(hlo.ExponentialOp, z), e.div(one, ax))
-    two = e.const(2.0)
-    poly = e.select(e.less(ax, two), e.poly(inv_x2, p), e.poly(inv_x2, r))
-    approx = e.mul(scale, poly)
-    zero = e.const(0.0)
-    clamped = e.select(e.less(z, e.const(-88.72283905206835)), zero, approx)
-    return e.select(e.less(x, zero), e.sub(two, clamped), clamped)
-
-
-def _erf_f32_le_one(e: _Emit, x: SSAValue) -> SSAValue:
-    """Cephes: erf for |x| <= 1, in f32."""
-    t = (7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3,
-         -2.685381193529856e-2, 1.128358514861418e-1, -3.761262582423300e-1,
-         1.128379165726710e0)
-    return e.mul(x, e.poly(e.mul(x, x), t))
-
-
-def _erf_f32(e: _Emit, x: SSAValue) -> SSAValue:
-    """Eigen's rational approximation on [-4, 4], clamped to [-1, 1]."""
-    alpha = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
-             -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
-             -1.60960333262415e-02)
-    beta = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
-            -7.37332916720468e-03, -1.42647390514189e-02)
-    x = e.op(hlo.ClampOp(e.const(-4.0), x, e.const(4.0)))
-    x2 = e.mul(x, x)
-    erf = e.div(e.mul(x, e.poly(x2, alpha)), e.poly(x2, beta))
-    return e.op(hlo.ClampOp(e.const(-1.0), erf, e.const(1.0)))
-
-
-def _erf_f64(e: _Emit, x: SSAValue) -> SSAValue:
-    one = e.const(1.0)
-    near = _erf_f64_le_one(e, x)
-    far = e.sub(one, _erfc_f64_ge_one(e, x))
-    return e.select(e.less(e.unary(hlo.AbsOp, x), one), near, far)
-
-
-def _erfc(ge_one: Decomposition, le_one: Decomposition) -> Decomposition:
-    def erfc(e: _Emit, x: SSAValue) -> SSAValue:
-        far = ge_one(e, x)
-        one = e.const(1.0)
-        near = e.sub(one, le_one(e, x))
-        return e.select(e.less(e.unary(hlo.AbsOp, x), one), near, far)
-
-    return erfc
-
-
-# ---------------------------------------------------------------- erf_inv
-
-
-def _erf_inv_tail(e: _Emit, x: SSAValue, p: SSAValue) -> SSAValue:
-    """p(w) * x, except erf_inv(±1) = ±inf (where the polynomial is indeterminate)."""
-    infinite = e.mul(x, e.const(math.inf))
-    return e.select(e.less(e.unary(hlo.AbsOp, x), e.const(1.0), "EQ"), infinite, e.mul(p, x))
-
-
-def _erf_inv_w(e: _Emit, x: SSAValue) -> SSAValue:
-    """w = -log(1 - x²), as -log1p(-x²)."""
-    return e.unary(hlo.NegateOp, e.unary(hlo.LogPlusOneOp, e.mul(x, e.unary(hlo.NegateOp, x))))
-
-
-def _erf_inv_f32(e: _Emit, x: SSAValue) -> SSAValue:
-    """Giles' single-precision approximation: a polynomial in w - 2.5 below w = 5, in
-    sqrt(w) - 3 above."""
-    low = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-           -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-    high = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-            -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-    w = _erf_inv_w(e, x)
-    lt = e.less(w, e.const(5.0))
-    w = e.select(lt, e.sub(w, e.const(2.5)), e.sub(e.unary(hlo.SqrtOp, w), e.const(3.0)))
-    p = e.select(lt, e.const(low[0]), e.const(high[0]))
-    for a, b in zip(low[1:], high[1:], strict=True):
-        p = e.add(e.select(lt, e.const(a), e.const(b)), e.mul(p, w))
-    return _erf_inv_tail(e, x, p)
-
-
-def _erf_inv_f64(e: _Emit, x: SSAValue) -> SSAValue:
-    """Giles' double-precision approximation: three polynomials (23, 19 and 17 terms,
-    highest power first) in w - 3.125 below w = 6.25, sqrt(w) - 3.25 below 16, sqrt(w) - 5
-    above; the shorter ones end early."""
-    low = (-3.6444120640178196996e-21, -1.685059138182016589e-19, 1.2858480715256400167e-18,
-           1.115787767802518096e-17, -1.333171662854620906e-16, 2.0972767875968561637e-17,
-           6.6376381343583238325e-15, -4.0545662729752068639e-14, -8.1519341976054721522e-14,
-           2.6335093153082322977e-12, -1.2975133253453532498e-11, -5.4154120542946279317e-11,
-           1.051212273321532285e-09, -4.1126339803469836976e-09, -2.9070369957882005086e-08,
-           4.2347877827932403518e-07, -1.3654692000834678645e-06, -1.3882523362786468719e-05,
-           0.0001867342080340571352, -0.00074070253416626697512, -0.0060336708714301490533,
-           0.24015818242558961693, 1.6536545626831027356)
-    mid = (2.2137376921775787049e-09, 9.0756561938885390979e-08, -2.7517406297064545428e-07,
-           1.8239629214389227755e-08, 1.5027403968909827627e-06, -4.013867526981545969e-06,
-           2.9234449089955446044e-06, 1.2475304481671778723e-05, -4.7318229009055733981e-05,
-           6.8284851459573175448e-05, 2.4031110387097893999e-05, -0.0003550375203628474796,
-           0.00095328937973738049703, -0.0016882755560235047313, 0.0024914420961078508066,
-           -0.0037512085075692412107, 0.005370914553590063617, 1.0052589676941592334,
-           3.0838856104922207635)
-    high = (-2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,
-            -3.7894654401267369937e-09, 7.6157012080783393804e-09, -1.4960026627149240478e-08,
-            2.9147953450901080826e-08, -6.7711997758452339498e-08, 2.2900482228026654717e-07,
-            -9.9298272942317002539e-07, 4.5260625972231537039e-06, -1.9681778105531670567e-05,
-            7.5995277030017761139e-05, -0.00021503011930044477347, -0.00013871931833623122026,
-            1.0103004648645343977, 4.8499064014085844221)
-    w = _erf_inv_w(e, x)
-    lt625 = e.less(w, e.const(6.25))
-    lt16 = e.less(w, e.const(16.0))
-    root_shift = e.select(lt16, e.const(3.25), e.const(5.0))
-    w = e.select(lt625, e.sub(w, e.const(3.125)),
-                 e.sub(e.unary(hlo.SqrtOp, w), root_shift))
-
-    def coefficient(i: int) -> SSAValue:
-        c = e.const(low[i])
-        if i < len(mid):
-            c = e.select(lt625, c, e.const(mid[i]))
-        if i < len(high):
-            c = e.select(lt16, c, e.const(high[i]))
-        return c
-
-    p = coefficient(0)
-    for i in range(1, len(high)):
-        p = e.add(coefficient(i), e.mul(p, w))
-    for i in range(len(high), len(mid)):
-        p = e.select(lt16, e.add(coefficient(i), e.mul(p, w)), p)
-    for i in range(len(mid), len(low)):
-        p = e.select(lt625, e.add(coefficient(i), e.mul(p, w)), p)
-    return _erf_inv_tail(e, x, p)
-
-
-# ---------------------------------------------------------------- lgamma, digamma
-
-_LANCZOS_GAMMA = 7.0
-_LANCZOS_BASE = 0.99999999999980993227684700473478
-_LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
-            771.3234287776530788486528258894, -176.61502916214059906584551354,
-            12.507343278686904814458936853, -0.13857109526572011689554707,
-            9.984369578019570859563e-6, 1.50563273514931155834e-7)
-
-
-def _lanczos_z(e: _Emit, x: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """(reflect, z): reflect where x < 1/2; z = -x there, x - 1 elsewhere."""
-    reflect = e.less(x, e.const(0.5))
-    z = e.select(reflect, e.unary(hlo.NegateOp, x), e.sub(x, e.const(1.0)))
-    return reflect, z
-
-
-def _lanczos_log_t(e: _Emit, z: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """t = z + g + 1/2 and log(t), the latter as log(g + 1/2) + log1p(z / (g + 1/2))."""
-    g_half = e.const(_LANCZOS_GAMMA + 0.5)
-    t = e.add(g_half, z)
-    log_t = e.add(
-        e.const(math.log(_LANCZOS_GAMMA + 0.5)),
-        e.unary(hlo.LogPlusOneOp, e.div(z, g_half)),
-    )
-    return t, log_t
-
-
-def _lgamma(e: _Emit, x: SSAValue) -> SSAValue:
-    reflect, z = _lanczos_z(e, x)
-    a = e.const(_LANCZOS_BASE)
-    for k, c in enumerate(_LANCZOS, start=1):
-        a = e.add(a, e.div(e.const(c), e.add(z, e.const(k))))
-    t, log_t = _lanczos_log_t(e, z)
-    # (z + 1/2) log t - t, computed as (z + 1/2 - t / log t) log t: no overflow to inf.
-    half = e.const(0.5)
-    r = e.mul(e.sub(e.add(z, half), e.div(t, log_t)), log_t)
-    lgamma = e.add(e.add(e.const((math.log(2) + math.log(math.pi)) / 2), r),
-                   e.unary(hlo.LogOp, a))
-    # Reflection: lgamma(x) = log(pi) - lgamma(1 - x) - log|sin(pi x)|, with
-    # |sin(pi x)| = sin(pi * frac), frac = |x| - floor|x| folded into [0, 1/2].
-    ax = e.unary(hlo.AbsOp, x)
-    frac = e.sub(ax, e.unary(hlo.FloorOp, ax))
-    frac = e.select(e.less(half, frac), e.sub(e.const(1.0), frac), frac)
-    log_sin = e.unary(hlo.LogOp, e.unary(hlo.SineOp, e.mul(e.const(math.pi), frac)))
-    reflected = e.sub(e.sub(e.const(math.log(math.pi)), log_sin), lgamma)
-    reflected = e.select(e.op(hlo.IsFiniteOp(log_sin)), reflected,
-                         e.unary(hlo.NegateOp, log_sin))
-    lgamma = e.select(reflect, reflected, lgamma)
-    infinite = e.less(e.unary(hlo.AbsOp, x), e.const(math.inf), "EQ")
-    return e.select(infinite, e.const(math.inf), lgamma)
-
-
-def _digamma(e: _Emit, x: SSAValue) -> SSAValue:
-    reflect, z = _lanczos_z(e, x)
-    zero = e.const(0.0)
-    a = e.const(_LANCZOS_BASE)
-    a_prime = zero
-    for k, c in enumerate(_LANCZOS, start=1):
-        zk = e.add(z, e.const(k))
-        coefficient = e.const(c)
-        a_prime = e.sub(a_prime, e.div(coefficient, e.mul(zk, zk)))
-        a = e.add(a, e.div(coefficient, zk))
-    t, log_t = _lanczos_log_t(e, z)
-    digamma = e.sub(e.add(log_t, e.div(a_prime, a)), e.div(e.const(_LANCZOS_GAMMA), t))
-    # Reflection: digamma(x) = digamma(1 - x) - pi cot(pi x), x first moved into
-    # [-1/2, 1/2] (cot has period 1) so that pi x keeps its precision.
-    reduced = e.add(x, e.unary(hlo.AbsOp, e.unary(hlo.FloorOp, e.add(x, e.const(0.5)))))
-    pi = e.const(math.pi)
-    angle = e.mul(pi, reduced)
-    cot = e.div(e.mul(pi, e.unary(hlo.CosineOp, angle)), e.unary(hlo.SineOp, angle))
-    digamma = e.select(reflect, e.sub(digamma, cot), digamma)
-    pole = e.op(hlo.AndOp(e.less(x, zero, "LE"), e.less(x, e.unary(hlo.FloorOp, x), "EQ")))
-    return e.select(pole, e.const(math.nan), digamma)
-
-
-# ---------------------------------------------------------------- hyperbolic, inverse trig
-
-
-def _exp_half(e: _Emit, x: SSAValue, sign: float) -> SSAValue:
-    """e^(sign * x + log(1/2)): e^x / 2 without overflowing where e^x does."""
-    log_half = e.unary(hlo.LogOp, e.const(0.5))
-    arg = e.add(x, log_half) if sign > 0 else e.sub(log_half, x)
-    return e.unary(hlo.ExponentialOp, arg)
-
-
-def _cosh(e: _Emit, x: SSAValue) -> SSAValue:
-    return e.add(_exp_half(e, x, 1), _exp_half(e, x, -1))
-
-
-def _sinh(e: _Emit, x: SSAValue) -> SSAValue:
-    large = e.sub(_exp_half(e, x, 1), _exp_half(e, x, -1))
-    # Below 1: (expm1(x) + expm1(x) / (expm1(x) + 1)) / 2 avoids cancelling e^x - e^-x.
-    expm1 = e.unary(hlo.ExponentialMinusOneOp, x)
-    one = e.const(1.0)
-    small = e.mul(e.const(0.5), e.add(expm1, e.div(expm1, e.add(expm1, one))))
-    return e.select(e.less(e.unary(hlo.AbsOp, x), one), small, large)
-
-
-def _atan(e: _Emit, x: SSAValue) -> SSAValue:
-    return e.op(hlo.Atan2Op(x, e.const(1.0)))
-
-
-def _one_minus_square(e: _Emit, x: SSAValue) -> SSAValue:
-    """sqrt((1 - x)(1 + x)): sqrt(1 - x²) without cancellation near |x| = 1."""
-    one = e.const(1.0)
-    return e.unary(hlo.SqrtOp, e.mul(e.sub(one, x), e.add(one, x)))
-
-
-def _asin(e: _Emit, x: SSAValue) -> SSAValue:
-    half = e.op(hlo.Atan2Op(x, e.add(e.const(1.0), _one_minus_square(e, x))))
-    return e.add(half, half)
-
-
-def _acos(e: _Emit, x: SSAValue) -> SSAValue:
-    return e.op(hlo.Atan2Op(_one_minus_square(e, x), x))
-
-
-def _asinh(e: _Emit, x: SSAValue) -> SSAValue:
-    ax = e.unary(hlo.AbsOp, x)
-    max_finite = e.const(_MAX_FINITE[type(e.like.element_type)])
-    huge = e.less(ax, e.unary(hlo.SqrtOp, max_finite), "GE")
-    log2_plus = e.add(e.unary(hlo.LogOp, e.const(2.0)), e.unary(hlo.LogOp, ax))
-    ax2 = e.mul(ax, ax)
-    one = e.const(1.0)
-    moderate = e.unary(
-        hlo.LogPlusOneOp,
-        e.add(ax, e.div(ax2, e.add(one, e.unary(hlo.SqrtOp, e.add(one, ax2))))),
-    )
-    return e.mul(e.unary(hlo.SignOp, x), e.select(huge, log2_plus, moderate))
-
-
-def _acosh(e: _Emit, x: SSAValue) -> SSAValue:
-    two = e.const(2.0)
-    huge = e.less(x, e.div(e.const(_MAX_FINITE[type(e.like.element_type)]), two), "GE")
-    log2_plus = e.add(e.unary(hlo.LogOp, two), e.unary(hlo.LogOp, x))
-    one = e.const(1.0)
-    below = e.unary(hlo.SqrtOp, e.sub(x, one))
-    moderate = e.unary(
-        hlo.LogPlusOneOp,
-        e.mul(below, e.add(e.unary(hlo.SqrtOp, e.add(x, one)), below)),
-    )
-    return e.select(huge, log2_plus, moderate)
-
-
-def _atanh(e: _Emit, x: SSAValue) -> SSAValue:
-    outside = e.less(e.unary(hlo.AbsOp, x), e.const(1.0), "GT")
-    log_ratio = e.sub(e.unary(hlo.LogPlusOneOp, x),
-                      e.unary(hlo.LogPlusOneOp, e.unary(hlo.NegateOp, x)))
-    return e.select(outside, e.const(math.nan), e.mul(log_ratio, e.const(0.5)))
-
-
-# ---------------------------------------------------------------- the table
-
-_REAL: dict[type[chlo.UnaryOp], tuple[Decomposition, Decomposition, bool]] = {
-    # op: (f32 form, f64 form, whether f16/bf16 are computed in f32)
-    chlo.ErfOp: (_erf_f32, _erf_f64, True),
-    chlo.ErfcOp: (_erfc(_erfc_f32_ge_one, _erf_f32_le_one),
-                  _erfc(_erfc_f64_ge_one, _erf_f64_le_one), True),
-    chlo.ErfInvOp: (_erf_inv_f32, _erf_inv_f64, True),
-    chlo.LgammaOp: (_lgamma, _lgamma, True),
-    chlo.DigammaOp: (_digamma, _digamma, True),
-    chlo.CoshOp: (_cosh, _cosh, True),
-    chlo.SinhOp: (_sinh, _sinh, True),
-    chlo.AtanOp: (_atan, _atan, False),
-    chlo.AsinOp: (_asin, _asin, False),
-    chlo.AcosOp: (_acos, _acos, False),
-    chlo.AsinhOp: (_asinh, _asinh, False),
-    chlo.AcoshOp: (_acosh, _acosh, False),
-    chlo.AtanhOp: (_atanh, _atanh, False),
-}
-"""Real-argument decompositions by element width."""
-
-
-def _decompose_real(op: chlo.UnaryOp, builder: Builder) -> SSAValue:
-    t = _static(op, op.operand.type)
+def _real(op: Operation, value: SSAValue) -> TensorType:
+    """`value`'s static tensor type, which must not be complex."""
+    t = _static(op, value.type)
     if is_complex(t.element_type):
         raise DiagnosticError(op, f"'{op.name}' on complex numbers is not supported by "
                                   "chlo-legalize-to-stablehlo")
-    f32_form, f64_form, upcast = _REAL[type(op)]
+    return t
+
+
+def _decompose_float(op: Operation, builder: Builder) -> SSAValue:
+    """An op of `FLOAT_FORMS`: its width's form; f16 and bf16 through f32 where upstream
+    converts them (all operands, and the result back)."""
+    t = _real(op, op.operands[0])
+    f32_form, f64_form, upcast = FLOAT_FORMS[type(op)]
     if isinstance(t.element_type, Float64Type):
-        return f64_form(_Emit(builder, t), op.operand)
+        return f64_form(Emit(builder, t), *op.operands)
     if upcast and not isinstance(t.element_type, Float32Type):
         wide = TensorType(f32, t.get_shape())
-        x = builder.insert(hlo.ConvertOp(op.operand, wide)).results[0]
-        y = f32_form(_Emit(builder, wide), x)
+        xs = [builder.insert(hlo.ConvertOp(x, wide)).results[0] for x in op.operands]
+        y = f32_form(Emit(builder, wide), *xs)
         return builder.insert(hlo.ConvertOp(y, t)).results[0]
-    return f32_form(_Emit(builder, t), op.operand)
+    return f32_form(Emit(builder, t), *op.operands)
 
 
 def _decompose_simple(op: chlo.UnaryOp, builder: Builder) -> SSAValue:
-    """square, tan and the infinity tests."""
-    t = _static(op, op.operand.type)
-    e = _Emit(builder, t)
+    """square, tan, conj and the infinity tests."""
     x = op.operand
-    if isinstance(op, chlo.SquareOp):
-        if is_complex(t.element_type):
-            raise DiagnosticError(op, "'chlo.square' on complex numbers is not supported by "
-                                      "chlo-legalize-to-stablehlo")
-        return e.mul(x, x)
     if isinstance(op, chlo.TanOp):
-        return e.unary(hlo.TanOp, x)
+        _static(op, x.type)
+        return builder.insert(hlo.TanOp(x)).results[0]
+    e = Emit(builder, _real(op, x))
+    if isinstance(op, chlo.SquareOp):
+        return e.mul(x, x)
+    if isinstance(op, chlo.ConjOp):
+        return x
     if isinstance(op, chlo.IsInfOp):
         x = e.unary(hlo.AbsOp, x)
     bound = -math.inf if isinstance(op, chlo.IsNegInfOp) else math.inf
     return e.less(x, e.const(bound), "EQ")
+
+
+# ---------------------------------------------------------------- next_after, mulhi
+
+
+def _next_after(op: chlo.NextAfterOp, builder: Builder) -> SSAValue:
+    """x's bits as an integer, one step towards y: down where |x| > |y| or the signs
+    differ, up otherwise; y where x == y (so ±0 keeps y's sign), the smallest subnormal
+    signed like y where x is ±0, NaN where either is NaN."""
+    t = _static(op, op.lhs.type)
+    assert isinstance(t.element_type, AnyFloat)
+    width = t.element_type.bitwidth
+    bits_type = TensorType(IntegerType(width), t.get_shape())
+    e, b = Emit(builder, t), Emit(builder, bits_type)
+
+    def bits(value: SSAValue, to: TensorType = bits_type) -> SSAValue:
+        return b.op(hlo.BitcastConvertOp(operands=[value], result_types=[to]))
+
+    x, y = op.lhs, op.rhs
+    x_bits, y_bits = bits(x), bits(y)
+    nan_input = e.op(hlo.OrOp(e.less(x, x, "NE"), e.less(y, y, "NE")))
+    sign_bit = -(1 << (width - 1))
+    x_abs, y_abs = (b.op(hlo.AndOp(v, b.const(~sign_bit))) for v in (x_bits, y_bits))
+    x_sign, y_sign = (b.op(hlo.AndOp(v, b.const(sign_bit))) for v in (x_bits, y_bits))
+    zero, one = b.const(0), b.const(1)
+    smaller = b.op(hlo.OrOp(b.less(x_abs, y_abs, "GT"), b.less(x_sign, y_sign, "NE")))
+    stepped = b.add(x_bits, b.select(smaller, b.const(-1), one))
+    from_zero = b.select(b.less(y_abs, zero, "EQ"), y_bits, b.op(hlo.OrOp(y_sign, one)))
+    result = b.select(b.less(x_abs, zero, "EQ"), from_zero, stepped)
+    result = b.select(e.less(x, y, "EQ"), y_bits, result)
+    result = b.select(nan_input, bits(e.const(math.nan)), result)
+    return bits(result, t)
+
+
+def _mulhi(op: chlo.MulhiOp, builder: Builder) -> SSAValue:
+    t = _static(op, op.lhs.type)
+    elem = t.element_type
+    assert isinstance(elem, IntegerType)
+    unsigned = elem.signedness.data == Signedness.UNSIGNED
+    if elem.width.data < 64:
+        return _mulhi_widened(builder, t, op.lhs, op.rhs, unsigned)
+    if unsigned:
+        return _mulhi_u64(Emit(builder, t), op.lhs, op.rhs)
+    return _mulhi_s64(builder, t, op.lhs, op.rhs)
+
+
+def _mulhi_widened(
+    builder: Builder, t: TensorType, a: SSAValue, b: SSAValue, unsigned: bool
+) -> SSAValue:
+    """Below 64 bits: the product in twice the width, shifted right by the width."""
+    elem = t.element_type
+    assert isinstance(elem, IntegerType)
+    width = elem.width.data
+    w = Emit(builder, TensorType(IntegerType(2 * width, elem.signedness), t.get_shape()))
+    product = w.mul(w.op(hlo.ConvertOp(a, w.like)), w.op(hlo.ConvertOp(b, w.like)))
+    shift = hlo.ShiftRightLogicalOp if unsigned else hlo.ShiftRightArithmeticOp
+    return w.op(hlo.ConvertOp(w.op(shift(product, w.const(width))), t))
+
+
+def _mulhi_u64(e: Emit, a: SSAValue, b: SSAValue) -> SSAValue:
+    """From 32-bit halves: a_hi b_hi plus the carries out of the middle products."""
+    mask = e.const(0xFFFFFFFF)
+
+    def high(v: SSAValue) -> SSAValue:
+        return e.op(hlo.ShiftRightLogicalOp(v, e.const(32)))
+
+    a_hi, b_hi = high(a), high(b)
+    a_lo, b_lo = e.op(hlo.AndOp(a, mask)), e.op(hlo.AndOp(b, mask))
+    mid1 = e.add(e.mul(a_lo, b_hi), high(e.mul(a_lo, b_lo)))
+    mid2 = e.add(e.mul(a_hi, b_lo), e.op(hlo.AndOp(mid1, mask)))
+    return e.add(e.add(e.mul(a_hi, b_hi), high(mid1)), high(mid2))
+
+
+def _mulhi_s64(builder: Builder, t: TensorType, a: SSAValue, b: SSAValue) -> SSAValue:
+    """The unsigned high half, less b where a < 0 and a where b < 0 (two's complement)."""
+    u = Emit(builder, TensorType(IntegerType(64, Signedness.UNSIGNED), t.get_shape()))
+    s = Emit(builder, t)
+    ua, ub = u.op(hlo.ConvertOp(a, u.like)), u.op(hlo.ConvertOp(b, u.like))
+    high = _mulhi_u64(u, ua, ub)
+    high = u.sub(high, u.select(s.less(a, s.const(0)), ub, u.const(0)))
+    high = u.sub(high, u.select(s.less(b, s.const(0)), ua, u.const(0)))
+    return s.op(hlo.ConvertOp(high, t))
+
+
+# ---------------------------------------------------------------- top_k
 
 
 def _decompose_top_k(op: chlo.TopKOp, builder: Builder) -> list[SSAValue]:
@@ -519,6 +209,126 @@ def _decompose_top_k(op: chlo.TopKOp, builder: Builder) -> list[SSAValue]:
     ]
 
 
+# ---------------------------------------------------------------- ragged_dot
+
+
+def _ragged_dot(op: chlo.RaggedDotOp, builder: Builder) -> SSAValue:
+    for value in (*op.operands, op.result):
+        _static(op, value.type)
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    precision = None
+    if op.precision_config is not None:
+        precision = [p.data for p in op.precision_config.data]
+    if op.mode == "batch":
+        return _dot(builder, op, op.lhs, op.rhs, result_type, precision)
+    _real(op, op.lhs)
+    groups = _ragged_groups(op, builder)
+    if not groups:
+        return Emit(builder, result_type).const(0)
+    if op.mode == "contracting":
+        return _stacked(builder, op, groups, precision)
+    return _summed(builder, op, groups, precision)
+
+
+def _dot(
+    builder: Builder,
+    op: chlo.RaggedDotOp,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    result_type: TensorType,
+    precision: Sequence[Precision] | None,
+    group_dim: int | None = None,
+) -> SSAValue:
+    """`dot_general` with the op's dimension numbers; the rhs's dims after `group_dim`,
+    which `rhs` lacks, move down by one."""
+    numbers = op.ragged_dot_dimension_numbers
+
+    def rhs_dims(field: str) -> list[int]:
+        return [d - 1 if group_dim is not None and d > group_dim else d
+                for d in numbers.dims(field)]
+
+    return builder.insert(hlo.DotGeneralOp(
+        lhs, rhs, numbers.dims("lhs_batching"), rhs_dims("rhs_batching"),
+        numbers.dims("lhs_contracting"), rhs_dims("rhs_contracting"),
+        result_type, precision,
+    )).results[0]
+
+
+def _ragged_groups(op: chlo.RaggedDotOp, builder: Builder) -> list[SSAValue]:
+    """The lhs once per group, zero outside the group's rows [start, start + size) of the
+    ragged dim, start the sum of the sizes before (per leading index of group_sizes)."""
+    lhs_type, sizes_type = op.lhs.type, op.group_sizes.type
+    assert isinstance(lhs_type, TensorType) and isinstance(sizes_type, TensorType)
+    *batch, count = sizes_type.get_shape()
+    prefix = op.group_prefix() if batch else []
+    index_type = TensorType(i64, lhs_type.get_shape())
+    rows = builder.insert(hlo.IotaOp(op.ragged_dim, index_type)).results[0]
+    zero = Emit(builder, lhs_type).const(0)
+    e = Emit(builder, TensorType(i64, batch))
+    start = e.const(0)
+    groups = []
+    for i in range(count):
+        size = e.op(hlo.SliceOp(op.group_sizes, [*(0 for _ in batch), i], [*batch, i + 1]))
+        size = e.op(hlo.ReshapeOp(size, TensorType(sizes_type.element_type, batch)))
+        if sizes_type.element_type != i64:
+            size = e.op(hlo.ConvertOp(size, e.like))
+        limit = e.add(start, size)
+        low, high = (e.op(hlo.BroadcastInDimOp(v, prefix, index_type)) for v in (start, limit))
+        inside = e.op(hlo.AndOp(e.less(rows, low, "GE"), e.less(rows, high)))
+        groups.append(e.select(inside, op.lhs, zero))
+        start = limit
+    return groups
+
+
+def _stacked(
+    builder: Builder,
+    op: chlo.RaggedDotOp,
+    groups: list[SSAValue],
+    precision: Sequence[Precision] | None,
+) -> SSAValue:
+    """Ragged contracting dim: each group's product, stacked along a new leading dim."""
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    dims = result_type.get_shape()[1:]
+    one = TensorType(result_type.element_type, dims)
+    stacked = TensorType(result_type.element_type, [1, *dims])
+    parts = [
+        builder.insert(hlo.ReshapeOp(_dot(builder, op, g, op.rhs, one, precision),
+                                     stacked)).results[0]
+        for g in groups
+    ]
+    return builder.insert(hlo.ConcatenateOp(parts, 0, result_type)).results[0]
+
+
+def _summed(
+    builder: Builder,
+    op: chlo.RaggedDotOp,
+    groups: list[SSAValue],
+    precision: Sequence[Precision] | None,
+) -> SSAValue:
+    """Ragged free dim: the sum over groups of group i's rows times the rhs's group i."""
+    rhs_type, result_type = op.rhs.type, op.result.type
+    assert isinstance(rhs_type, TensorType) and isinstance(result_type, TensorType)
+    group_dim = op.ragged_dot_dimension_numbers.dims("rhs_group")[0]
+    dims = list(rhs_type.get_shape())
+    kept = TensorType(rhs_type.element_type, dims[:group_dim] + dims[group_dim + 1:])
+    e = Emit(builder, result_type)
+    total = None
+    for i, lhs in enumerate(groups):
+        starts = [0] * len(dims)
+        starts[group_dim] = i
+        limits = dims[:group_dim] + [i + 1] + dims[group_dim + 1:]
+        rhs = e.op(hlo.ReshapeOp(e.op(hlo.SliceOp(op.rhs, starts, limits)), kept))
+        product = _dot(builder, op, lhs, rhs, result_type, precision, group_dim)
+        total = product if total is None else e.add(total, product)
+    assert total is not None
+    return total
+
+
+# ---------------------------------------------------------------- the pass
+
+
 def _static(op: Operation, t: Attribute) -> TensorType:
     if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
         raise DiagnosticError(op, f"chlo-legalize-to-stablehlo needs static shapes, got {t}")
@@ -527,12 +337,18 @@ def _static(op: Operation, t: Attribute) -> TensorType:
 
 def legalize(op: Operation, builder: Builder) -> list[SSAValue] | None:
     """The StableHLO values replacing `op`'s results, or None if `op` is not CHLO."""
+    if type(op) in FLOAT_FORMS:
+        return [_decompose_float(op, builder)]
+    if isinstance(op, chlo.UnaryOp):
+        return [_decompose_simple(op, builder)]
+    if isinstance(op, chlo.NextAfterOp):
+        return [_next_after(op, builder)]
+    if isinstance(op, chlo.MulhiOp):
+        return [_mulhi(op, builder)]
     if isinstance(op, chlo.TopKOp):
         return _decompose_top_k(op, builder)
-    if isinstance(op, chlo.UnaryOp):
-        if type(op) in _REAL:
-            return [_decompose_real(op, builder)]
-        return [_decompose_simple(op, builder)]
+    if isinstance(op, chlo.RaggedDotOp):
+        return [_ragged_dot(op, builder)]
     return None
 
 

@@ -1,5 +1,5 @@
 // square is x * x, tan is stablehlo.tan, the infinity tests compare (the absolute value)
-// with a broadcast infinity.
+// with a broadcast infinity, conj of a real is the real.
 // RUN: xshard-opt %s -p chlo-legalize-to-stablehlo | filecheck %s
 
 func.func @simple(%x: tensor<4xf32>, %c: tensor<4xcomplex<f32>>) -> (tensor<4xf32>, tensor<4xcomplex<f32>>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
@@ -24,3 +24,10 @@ func.func @simple(%x: tensor<4xf32>, %c: tensor<4xcomplex<f32>>) -> (tensor<4xf3
 // CHECK-NEXT:  %10 = stablehlo.broadcast_in_dim %9, dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:  %11 = stablehlo.compare EQ, %x, %10, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK-NEXT:  func.return %0, %1, %5, %8, %11
+
+func.func @conj(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.conj %x : tensor<4xf32> -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @conj
+// CHECK-NEXT:  func.return %x : tensor<4xf32>

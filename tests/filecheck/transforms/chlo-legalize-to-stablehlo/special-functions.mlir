@@ -1,6 +1,7 @@
-// erf, erfc, erf_inv, lgamma, digamma and the hyperbolic and inverse trigonometric
-// functions become StableHLO arithmetic; f16 and bf16 arguments of the special functions
-// are computed in f32 and converted back, f64 ones with the double-precision formulas.
+// erf, erfc, erf_inv, lgamma, digamma, bessel_i1e, zeta, polygamma and the hyperbolic and
+// inverse trigonometric functions become StableHLO arithmetic; f16 and bf16 arguments of
+// the special functions are computed in f32 and converted back (both operands of zeta and
+// polygamma), f64 ones with the double-precision formulas.
 // (Their numerics are checked against jax in tests/test_chlo_legalize_numerics.py.)
 // RUN: xshard-opt %s -p chlo-legalize-to-stablehlo | filecheck %s
 
@@ -63,3 +64,56 @@ func.func @others(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x
 // CHECK:       stablehlo.sign
 // CHECK-NOT:   chlo.
 // CHECK:       func.return
+
+func.func @bessel_i1e(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.bessel_i1e %x : tensor<4xf32> -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+// Cephes: |x| times a Chebyshev series in |x|/2 - 2 up to 8, a series in 32/|x| - 2 over
+// sqrt|x| above, with the sign of x.
+// CHECK-LABEL: func.func @bessel_i1e
+// CHECK-NEXT:  %[[Z:.*]] = stablehlo.abs %x : tensor<4xf32>
+// CHECK:       %[[T:.*]] = stablehlo.multiply %{{.*}}, %[[Z]] : tensor<4xf32>
+// CHECK-NEXT:  %{{.*}} = stablehlo.subtract %[[T]], %{{.*}} : tensor<4xf32>
+// CHECK:       %[[ROOT:.*]] = stablehlo.sqrt %[[Z]] : tensor<4xf32>
+// CHECK-NEXT:  %[[FAR:.*]] = stablehlo.divide %{{.*}}, %[[ROOT]] : tensor<4xf32>
+// CHECK:       %[[LE8:.*]] = stablehlo.compare LE, %[[Z]], %{{.*}}, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK-NEXT:  %[[S:.*]] = stablehlo.sign %x : tensor<4xf32>
+// CHECK-NEXT:  %[[SEL:.*]] = stablehlo.select %[[LE8]], %{{.*}}, %[[FAR]] : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT:  %[[R:.*]] = stablehlo.multiply %[[S]], %[[SEL]] : tensor<4xf32>
+// CHECK-NEXT:  func.return %[[R]] : tensor<4xf32>
+
+func.func @zeta_f16(%x: tensor<4xf16>, %q: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = chlo.zeta %x, %q : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
+  func.return %0 : tensor<4xf16>
+}
+// Both operands in f32; the series' first ten terms, (q + k)^-x, an eleventh for the
+// Euler-Maclaurin tail; inf at x = 1 last.
+// CHECK-LABEL: func.func @zeta_f16
+// CHECK-NEXT:  %[[X:.*]] = stablehlo.convert %x : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[Q:.*]] = stablehlo.convert %q : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK:       %[[NX:.*]] = stablehlo.negate %[[X]] : tensor<4xf32>
+// CHECK-NEXT:  %{{.*}} = stablehlo.power %[[Q]], %[[NX]] : tensor<4xf32>
+// CHECK-COUNT-10: stablehlo.power %{{.*}}, %[[NX]] : tensor<4xf32>
+// CHECK-NOT:   stablehlo.power
+// CHECK:       stablehlo.remainder
+// CHECK:       %[[ONE:.*]] = stablehlo.compare EQ, %[[X]], %{{.*}}, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK-NEXT:  %[[Z:.*]] = stablehlo.select %[[ONE]], %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT:  %[[R:.*]] = stablehlo.convert %[[Z]] : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NEXT:  func.return %[[R]] : tensor<4xf16>
+
+func.func @polygamma_f64(%n: tensor<4xf64>, %x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = chlo.polygamma %n, %x : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  func.return %0 : tensor<4xf64>
+}
+// (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), digamma(x) at n = 0, NaN unless n is a
+// natural number; f64 stays f64.
+// CHECK-LABEL: func.func @polygamma_f64
+// CHECK-NOT:   stablehlo.convert
+// CHECK:       stablehlo.remainder %n, %{{.*}} : tensor<4xf64>
+// CHECK:       stablehlo.exponential
+// CHECK:       stablehlo.power
+// CHECK:       %[[N0:.*]] = stablehlo.compare EQ, %n, %{{.*}}, FLOAT : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xi1>
+// CHECK:       stablehlo.floor %n : tensor<4xf64>
+// CHECK:       %[[R:.*]] = stablehlo.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf64>
+// CHECK-NEXT:  func.return %[[R]] : tensor<4xf64>
