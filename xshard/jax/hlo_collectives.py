@@ -8,6 +8,11 @@ and XLA's compare row by row. Replica groups come as explicit lists `{{0,1},{2,3
 iota tiles `[2,4]<=[8]` / `[4,2]<=[2,4]T(1,0)`, or mesh axes
 `mesh['a'=2,'b'=4] {'b'}`. Operands are printed by name only, so a device's bytes
 come from the operand's defining instruction.
+
+A collective in a loop body runs once per trip: with `executed=True` it is one row per
+trip, by the trip count XLA found for the loop (`known_trip_count`; once where XLA
+knows none, a dynamic bound), so that programs that settle inside and after a loop
+compare by what they move.
 """
 
 from __future__ import annotations
@@ -80,29 +85,78 @@ def parse_groups(attrs: str, devices: int) -> list[list[int]]:
     return [list(range(devices))]
 
 
-def hlo_rows(text: str, devices: int) -> list[CommRow]:
-    """One row per collective of XLA's compiled (per-device) HLO text."""
+_COMPUTATION = re.compile(r"^(?:ENTRY\s+)?%?([\w.\-]+)\s*\(.*\{\s*$")
+_CALLED = re.compile(r"\b(body|condition|calls|to_apply|branch_computations)=(\{[^}]*\}|[%\w.\-]+)")
+_TRIPS = re.compile(r'"known_trip_count":\{"n":"(\d+)"\}')
+
+
+def _runs(calls: dict[str, list[tuple[str, int]]]) -> dict[str, int]:
+    """How many times each computation runs per call of the entry: the product of the
+    trip counts of the loops around it (computations nobody calls run once)."""
+    callers: dict[str, list[tuple[str, int]]] = {}
+    for caller, called in calls.items():
+        for callee, times in called:
+            callers.setdefault(callee, []).append((caller, times))
+    runs: dict[str, int] = {}
+
+    def count(name: str, seen: frozenset[str]) -> int:
+        if name not in runs:
+            found = [
+                times * count(caller, seen | {name})
+                for caller, times in callers.get(name, ())
+                if caller not in seen
+            ]
+            runs[name] = max(found, default=1)
+        return runs[name]
+
+    for name in calls:
+        count(name, frozenset())
+    return runs
+
+
+def hlo_rows(text: str, devices: int, executed: bool = False) -> list[CommRow]:
+    """One row per collective of XLA's compiled (per-device) HLO text; with `executed`,
+    one per time it runs (module docstring)."""
     shapes: dict[str, str] = {}
-    found: list[tuple[str, str, str, str]] = []
+    found: list[tuple[str, str, str, str, str]] = []
+    calls: dict[str, list[tuple[str, int]]] = {}
+    computation = ""
     for line in text.splitlines():
+        if (header := _COMPUTATION.match(line)) and "=" not in line.split("(")[0]:
+            computation = header[1]
+            calls.setdefault(computation, [])
+            continue
         m = _INSTRUCTION.match(line)
         if not m:
             continue
         name, shape, opcode, operands, attrs = m.groups()
         shapes[name] = shape
+        trips = _TRIPS.search(attrs)
+        for key, names in _CALLED.findall(attrs):
+            times = int(trips[1]) if trips and key in ("body", "condition") else 1
+            for callee in names.strip("{}").split(","):
+                if callee.strip():
+                    calls[computation].append((callee.strip().lstrip("%"), times))
         base = opcode.removesuffix("-start")
         if base in _KINDS and not opcode.endswith("-done"):
-            found.append((opcode, base, operands, attrs))
+            found.append((computation, opcode, base, operands, attrs))
+    runs = _runs(calls) if executed else {}
     rows = []
-    for opcode, base, operands, attrs in found:
-        operands = re.sub(r"/\*.*?\*/", "", operands)  # `/*index=5*/` in long lists
-        names = [o.strip().lstrip("%") for o in operands.split(",") if o.strip()]
-        size = sum(_shape_bytes(shapes.get(n, "")) for n in names)
-        if base == "collective-permute":
-            pairs = re.search(r"source_target_pairs=\{(.*?)\}\}", attrs)
-            count = len(re.findall(r"\{\d+,\d+", pairs[0])) if pairs else 0
-            rows.append(CommRow(opcode, "-", f"{count} pairs", 2, size, _KINDS[base]))
-            continue
-        groups = parse_groups(attrs, devices)
-        rows.append(CommRow(opcode, "-", format_groups(groups), len(groups[0]), size, _KINDS[base]))
+    for computation, opcode, base, operands, attrs in found:
+        row = _row(opcode, base, operands, attrs, shapes, devices)
+        rows += [row] * runs.get(computation, 1)
     return rows
+
+
+def _row(
+    opcode: str, base: str, operands: str, attrs: str, shapes: dict[str, str], devices: int
+) -> CommRow:
+    operands = re.sub(r"/\*.*?\*/", "", operands)  # `/*index=5*/` in long lists
+    names = [o.strip().lstrip("%") for o in operands.split(",") if o.strip()]
+    size = sum(_shape_bytes(shapes.get(n, "")) for n in names)
+    if base == "collective-permute":
+        pairs = re.search(r"source_target_pairs=\{(.*?)\}\}", attrs)
+        count = len(re.findall(r"\{\d+,\d+", pairs[0])) if pairs else 0
+        return CommRow(opcode, "-", f"{count} pairs", 2, size, _KINDS[base])
+    groups = parse_groups(attrs, devices)
+    return CommRow(opcode, "-", format_groups(groups), len(groups[0]), size, _KINDS[base])

@@ -5,8 +5,9 @@
 (placed once with the requested shardings) and reports, per side:
 
 - the collectives of the HLO that XLA compiled and runs (`hlo_rows`, the same reader on
-  both sides): per kind, the count and the operand bytes on one device. The count is
-  static: a collective inside a loop body counts once, whatever the trip count;
+  both sides): per kind, the count and the operand bytes on one device, as executed: a
+  collective inside a loop body counts once per trip (XLA's `known_trip_count`; once
+  for a loop whose bound is dynamic);
 - one device's memory from `memory_analysis()` of the compiled executable, and its
   flops from `cost_analysis()` (XLA's estimate, in which a loop body counts once), which
   shows work done redundantly, such as a whole batch computed on every device;
@@ -97,7 +98,7 @@ class ComparisonRow:
 def collectives(hlo: str) -> dict[str, tuple[int, int]]:
     """Per kind of XLA's compiled HLO text: (count, operand bytes on one device)."""
     found: dict[str, tuple[int, int]] = {}
-    for row in hlo_rows(hlo, DEVICES):
+    for row in hlo_rows(hlo, DEVICES, executed=True):
         count, size = found.get(row.kind, (0, 0))
         found[row.kind] = (count + 1, size + row.bytes)
     return dict(sorted(found.items()))

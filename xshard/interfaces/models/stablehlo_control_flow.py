@@ -60,11 +60,11 @@ class SortModel:
 
 
 class OptimizationBarrierModel:
-    """The identity on each operand: loop d indexes dim d of every operand and its result.
-    Sharing loops across operands is exact (no operand reads another) and lets one grid
-    axis split them all alike, as a remat barrier's activations want (a loop per operand
-    dim would let an axis split only one of them). Partial operands are settled first
-    (no rule carries partial state through one operand of several)."""
+    """The identity on each operand: loop d indexes dim d of every operand and its result,
+    for propagation's upstream strategy and auto-sharding. Sharing loops across operands
+    is exact (no operand reads another); `shard-partition` and aggressive propagation
+    follow the barrier's flow instead, one layout per operand. Partial operands are
+    settled first (no rule carries partial state through one operand of several)."""
 
     def rule(self, op: Operation) -> ShardingRule:
         n = max((rank(v) or 0 for v in op.operands), default=0)
@@ -125,6 +125,13 @@ def _integer(value: SSAValue) -> int | None:
         return None
     found = splat_element(owner.value)
     return None if found is None or owner.value.get_shape() else int(found[0])
+
+
+@register_flow(hlo.OptimizationBarrierOp)
+def _barrier_flow(op: Operation) -> RegionFlow:
+    """Operand i is result i (Shardy's data-flow edge): each keeps its own layout, which
+    the model's shared loops could not give operands split on different axes alike."""
+    return RegionFlow(tuple(Carry(i, (), (), i) for i in range(len(op.results))))
 
 
 @register_flow(hlo.CaseOp)

@@ -173,7 +173,10 @@ class _FunctionPartition:
             elif op.has_trait(IsTerminator):
                 terminator(op)
             elif (flow := region_flow(op)) is not None:
-                self.visit_region_op(op, flow)
+                if flow.inline:
+                    self.visit_inline(op, flow)
+                else:
+                    self.visit_region_op(op, flow)
             elif any(map(is_tensor, (*op.operands, *op.results))):
                 self.visit_sharded(op)
             else:
@@ -300,6 +303,63 @@ class _FunctionPartition:
             r = op.results[c.result]
             self.values[r] = new_op.results[c.result]
             self.record(r, s)  # type: ignore[arg-type]
+
+    def visit_inline(self, op: Operation, flow: RegionFlow) -> None:
+        """A manual computation: its body, per-device code over the manual axes, is
+        inlined into the program each device runs and partitioned over the free axes.
+        Each operand is resharded to its manual layout followed by its block argument's
+        layout over the free axes (the argument's annotation; whole without one); each
+        returned value leaves settled, in its layout over the free axes after the manual
+        axes its result states."""
+        (region,) = op.regions
+        grid = flow.grid or ""  # (only a flow without carries names no grid)
+        for c in flow.carries:
+            if c.operand is None:
+                continue
+            (arg,) = c.args
+            inner = self.inner_layout(op, arg, flow)
+            local = self.settled(op, op.operands[c.operand], c.framed(grid, inner))
+            self.check_frame(op, local, self.local_type(op, arg, inner))
+            self.values[arg] = local
+            self.record(arg, inner)
+        leaving = {y: c for c in flow.carries for y in c.yields}
+
+        def visit_return(t: Operation) -> None:
+            for j, v in enumerate(t.operands):
+                c = leaving[(t, j)]
+                assert c.result is not None
+                held = self.layouts.get(v)
+                inner = None if held is None else without_partial(held)
+                local = self.settled(t, v, inner)
+                outer = c.framed(grid, inner)
+                r = op.results[c.result]
+                self.check_frame(op, local, self.local_type(op, r, outer))
+                self.values[r] = local
+                self.record(r, outer)
+
+        self.partition_block(region.block, self.builder.insertion_point.block, visit_return)
+
+    def inner_layout(self, op: Operation, arg: BlockArgument, flow: RegionFlow) -> Sharding | None:
+        """The layout a manual computation's block argument states over the free axes."""
+        annotation = result_annotation(arg)
+        if annotation is None:
+            return None
+        s = self.checked_sharding(annotation)
+        if used := flow.manual_axes & {a for axes in s.split_axes for a in axes}:
+            raise DiagnosticError(
+                annotation,
+                f"inside '{op.name}' values are per device over its manual axes; this "
+                f"annotation splits them over manual axes {sorted(used)}",
+            )
+        return s
+
+    def check_frame(self, op: Operation, local: SSAValue, expected: Attribute) -> None:
+        if local.type != expected:
+            raise DiagnosticError(
+                op,
+                f"'{op.name}' holds a value of type {expected} per device, but its layout "
+                f"gives {local.type}",
+            )
 
     def settle_captured(self, op: Operation) -> dict[SSAValue, tuple[SSAValue, Sharding]]:
         """Partial values `op`'s regions read from above, settled once before `op` for

@@ -29,6 +29,7 @@ has split is open, and an annotation the user wrote is closed (never changed):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -98,15 +99,34 @@ def function_ops(block: Block) -> Iterator[Operation]:
 
 @dataclass(eq=False)
 class Edge:
-    """The places of one carry of a `while` or `case` (`region_flow`): one layout for all,
-    as if an identity op joined them."""
+    """The places of one carry of a `while`, `case` or manual computation (`region_flow`):
+    one layout for all, as if an identity op joined them. A manual computation's operand
+    and result hold the carry's manual axes before it (`framed`), and its manual axes
+    split nothing inside."""
 
     op: Operation
-    values: tuple[SSAValue, ...]
+    carry: Carry
+    manual: frozenset[int]
 
-    def indexed(self) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
-        loops = tuple(range(_rank(self.values[0])))
-        return [(v, loops) for v in self.values]
+    @functools.cached_property
+    def values(self) -> tuple[SSAValue, ...]:
+        return tuple(self.carry.values(self.op))
+
+    @functools.cached_property
+    def framed(self) -> frozenset[SSAValue]:
+        outer = self.carry.outer(self.op) if self.carry.outer_axes is not None else ()
+        return frozenset(outer)
+
+    def wanted(self, value: SSAValue, loops: Sequence[Axes]) -> list[Axes]:
+        """The dims of `value` when the carry's loops are split over `loops`."""
+        if value in self.framed:
+            assert self.carry.outer_axes is not None
+            return [o + a for o, a in zip(self.carry.outer_axes, loops, strict=True)]
+        return list(loops)
+
+    def free(self, axes: Axes) -> Axes:
+        """`axes` without the manual ones: what a dim says of the carry's loop."""
+        return tuple(a for a in axes if a not in self.manual)
 
 
 def _indexed(op: Operation, rule: ShardingRule) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
@@ -139,7 +159,7 @@ class FactorPropagation:
             op: flow for op in self.ops if (flow := region_flow(op)) is not None
         }
         self.edges: dict[Operation, list[Edge]] = {
-            op: [Edge(op, tuple(c.values(op))) for c in flow.carries]
+            op: [Edge(op, c, flow.manual_axes) for c in flow.carries]
             for op, flow in self.flows.items()
         }
         self.grid = self._grid()
@@ -232,11 +252,6 @@ class FactorPropagation:
         self.closed[value] = s
         self.dims[value] = [s.axes_of(d) for d in range(_rank(value))]
 
-    def indexed(self, item: Operation | Edge) -> list[tuple[SSAValue, tuple[int | None, ...]]]:
-        if isinstance(item, Edge):
-            return item.indexed()
-        return _indexed(item, self.rules[item])
-
     def visit(self, op: Operation | Edge) -> bool:
         """Grow the open dims around `op` to its loops' axes; whether any grew."""
         if isinstance(op, ShardOp):  # one value: its open dims grow from either end
@@ -244,7 +259,11 @@ class FactorPropagation:
             return self.grow(op.result, self.dims[op.src]) or grew
         loops = self.loops[op] = self.loop_axes(op)
         changed = False
-        for v, loop_of in self.indexed(op):
+        if isinstance(op, Edge):
+            for v in op.values:
+                changed |= self.grow(v, op.wanted(v, loops))
+            return changed
+        for v, loop_of in _indexed(op, self.rules[op]):
             wanted = [() if loop is None else loops[loop] for loop in loop_of]
             changed |= self.grow(v, wanted)
         return changed
@@ -302,9 +321,10 @@ class FactorPropagation:
         for v in edge.values:
             size = 0 if self.is_free(v) else prod(max(n, 1) for n in v.type.get_shape())  # type: ignore[union-attr]
             for d, axes in enumerate(self.dims[v]):
-                if axes:
-                    candidates[d].append((axes, size))
-        extents = [[n] if n >= 0 else [] for n in edge.values[0].type.get_shape()]  # type: ignore[union-attr]
+                if free := edge.free(axes):
+                    candidates[d].append((free, size))
+        inner = next(v for v in edge.values if v not in edge.framed)
+        extents = [[n] if n >= 0 else [] for n in inner.type.get_shape()]  # type: ignore[union-attr]
         return self.assign([self.best(c) for c in candidates], extents)
 
     def assign(self, chosen: list[tuple[Axes, int]], extents: list[list[int]]) -> list[Axes]:
@@ -459,16 +479,18 @@ class FactorPropagation:
             op.operands[i] = shard.result
 
     def write_flow(self, op: Operation, layouts: dict[SSAValue, Sharding]) -> None:
-        """A `while` or `case`: each carry's places in the layout its edge's loops give,
-        the regions written in between; a loop carry that only accumulates a partial
-        value is carried partial (`partial_carry`)."""
+        """A `while`, `case` or manual computation: each carry's places in the layout its
+        edge's loops give (after its manual axes outside a manual computation), the
+        regions written in between; a loop carry that only accumulates a partial value
+        is carried partial (`partial_carry`)."""
         assert self.grid is not None
+        grid = self.grid.name
         flow = self.flows[op]
-        carries: list[Sharding | None] = [
-            Sharding.of(self.grid.name, self.loops[e]) if is_tensor(e.values[0]) else None
+        inner: list[Sharding | None] = [
+            Sharding.of(grid, self.loops[e]) if is_tensor(e.values[0]) else None
             for e in self.edges[op]
         ]
-        for c, s in zip(flow.carries, carries, strict=True):
+        for c, s in zip(flow.carries, inner, strict=True):
             for arg in c.args if s is not None else ():
                 layouts[arg] = s
                 if not s.is_replicated:
@@ -477,21 +499,24 @@ class FactorPropagation:
             for block in region.blocks:
                 self.write_block(block, layouts)
         for k, c in enumerate(flow.carries):
-            if (partial := self.partial_carry(op, c, carries[k], layouts)) is not None:
+            if (partial := self.partial_carry(op, c, inner[k], layouts)) is not None:
                 self.carry_partial(c, partial, layouts)
-                carries[k] = partial
-        whole = Sharding.replicated(self.grid.name)
-        for c, s in zip(flow.carries, carries, strict=True):
+                inner[k] = partial
+        whole = Sharding.replicated(grid)
+        for c, s in zip(flow.carries, inner, strict=True):
             if s is None:
                 continue
+            outer = c.framed(grid, s)
+            assert outer is not None
             if c.operand is not None:
-                self.feed(op, c.operand, s, layouts)
+                self.feed(op, c.operand, outer, layouts)
             for t, j in c.yields:
                 self.feed(t, j, s, layouts)
-            r = op.results[c.result]
-            layouts[r] = s
-            if r not in self.closed and not s.is_replicated:
-                self.annotate_value(r, s, InsertPoint.after(op), layouts)
+            if c.result is not None:
+                r = op.results[c.result]
+                layouts[r] = outer
+                if r not in self.closed and not outer.is_replicated:
+                    self.annotate_value(r, outer, InsertPoint.after(op), layouts)
         for i in flow.whole_operands:
             self.feed(op, i, whole, layouts)
         for t, j in flow.whole_yields:
@@ -509,7 +534,9 @@ class FactorPropagation:
         alike), so settling it once after the loop replaces settling it every trip.
         The cost model compares the two (`trips` times one settle against one)."""
         assert self.grid is not None
-        if s is None or s.is_partial or not carry.args or len(carry.yields) != 1:
+        if s is None or s.is_partial or carry.outer_axes is not None or carry.result is None:
+            return None
+        if not carry.args or len(carry.yields) != 1:
             return None
         t, j = carry.yields[0]
         partial = layouts.get(t.operands[j])

@@ -94,8 +94,8 @@ def _is_use_annotation(op: Operation) -> bool:
 def needs_model(op: Operation) -> bool:
     if isinstance(op, ShardOp | ShardingOp | GetShardingOp | GridOp) or op.has_trait(IsTerminator):
         return False
-    if op.has_trait(ConstantLike) and model_for(op) is None:
-        return False
+    if (op.has_trait(ConstantLike) or region_flow(op) is not None) and model_for(op) is None:
+        return False  # a constant without a model; a manual computation (partitioned by its flow)
     return any(is_tensor(v) for v in (*op.operands, *op.results))
 
 
