@@ -1,7 +1,8 @@
-"""Shardy's `sdy` dialect, as much of it as JAX prints for `jax.jit` with shardings.
+"""Shardy's `sdy` dialect, as much of it as JAX prints for `jax.jit` with shardings and
+for `jax.shard_map`.
 
-`import-sdy` reads it and turns it into `shard` annotations; nothing else in xshard
-uses it. Pretty forms are Shardy's, as JAX 0.10 prints them:
+`import-sdy` reads it and turns it into `shard` annotations. Pretty forms are Shardy's,
+as JAX 0.10 prints them:
 
     sdy.mesh @mesh = <["data"=2, "model"=4]>
     %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}
@@ -10,33 +11,81 @@ uses it. Pretty forms are Shardy's, as JAX 0.10 prints them:
 A dim's sharding lists axes major to minor, closed (`{"a"}`) or open (`{"a", ?}`),
 with an optional priority (`{"a"}p1`); `replicated={...}` and `unreduced={...}` name
 axes the tensor is replicated over, or holds unreduced sums over. Sub-axes
-(`"a":(1)2`) parse and are kept as written. The region ops Shardy adds for
-`shard_map` and friends parse only far enough to be refused with a located error.
+(`"a":(1)2`) parse and are kept as written.
+
+`shard_map` prints an `sdy.manual_computation`: its body is per-device code over the
+manual axes (block arguments and returned values are the global types divided by those
+axes), still global over the free ones:
+
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"data"}, {}]>]
+        out_shardings=[<@mesh, [{"data"}, {}]>] manual_axes={"data"}
+        (%arg1: tensor<4x16xf32>) { ... sdy.return %2 : tensor<4x16xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+
+Shardy's other region ops and explicit collectives parse only far enough to be refused
+with a located error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IntAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    OpaqueSyntaxAttribute,
+    Operation,
+    ParametrizedAttribute,
+    SSAValue,
+)
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure, SymbolOpInterface
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+    ReturnLike,
+    SingleBlockImplicitTerminator,
+    SymbolOpInterface,
+    SymbolTable,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from xshard.dialects.parsing import parse_bounded_integer, parse_signed_integer
-from xshard.dialects.stablehlo.syntax import parse_attr_dict, print_attr_dict
+from xshard.dialects.shard.grid_ops import GridOp
+from xshard.dialects.stablehlo.checks import fail
+from xshard.dialects.stablehlo.syntax import (
+    parse_attr_dict,
+    parse_function_type,
+    parse_keyword_equal,
+    print_attr_dict,
+    resolve,
+)
 
 
 def _parse_axis_ref(parser: AttrParser) -> str:
@@ -191,12 +240,15 @@ class TensorShardingAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<" + self.body() + ">")
 
-    def body(self) -> str:
+    def mesh_text(self) -> str:
+        """`@mesh`, or an inline `mesh<[...]>`."""
         if isinstance(self.mesh, SymbolRefAttr):
-            mesh = f"@{self.mesh.root_reference.data}"
-        else:
-            assert isinstance(self.mesh, MeshAttr)
-            mesh = "mesh" + self.mesh.text()
+            return f"@{self.mesh.root_reference.data}"
+        assert isinstance(self.mesh, MeshAttr)
+        return "mesh" + self.mesh.text()
+
+    def body(self) -> str:
+        mesh = self.mesh_text()
         dims = []
         for axes, is_open, priority in zip(
             self.dim_axes, self.dim_open, self.dim_priority, strict=True
@@ -241,6 +293,31 @@ class TensorShardingPerValueAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<[" + ", ".join(f"<{s.body()}>" for s in self.shardings) + "]>")
+
+
+@irdl_attr_definition
+class ManualAxesAttr(ParametrizedAttribute, OpaqueSyntaxAttribute):
+    """`{"a", "b"}`: the axes a manual computation's body is per-device code over.
+
+    Shardy's `ArrayOfAttr`, so generically `#sdy<manual_axes{"a", "b"}>`. Whole axes
+    only, as in Shardy: a body is never manual over part of an axis."""
+
+    name = "sdy.manual_axes"
+
+    axes: ArrayAttr[StringAttr]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.BRACES, parser.parse_str_literal
+        )
+        return (ArrayAttr(StringAttr(n) for n in names),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(self.text())
+
+    def text(self) -> str:
+        return "{" + ", ".join(f'"{a.data}"' for a in self.axes) + "}"
 
 
 @irdl_op_definition
@@ -308,6 +385,270 @@ class ShardingConstraintOp(IRDLOperation):
             raise VerifyException("sdy.sharding_constraint keeps the type of its operand")
 
 
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`sdy.return %a, %b : T, U`: what a manual computation's body gives back."""
+
+    name = "sdy.return"
+
+    values = var_operand_def()
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), ReturnLike(), HasParent(ManualComputationOp), Pure())
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        attrs = parser.parse_optional_attr_dict()
+        values: list[SSAValue] = []
+        if (first := parser.parse_optional_unresolved_operand()) is not None:
+            operands = [first]
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            values = resolve(parser, operands, types)
+        return cls.create(operands=values, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        print_attr_dict(printer, self)
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+
+def _parse_sharding_list(parser: Parser) -> TensorShardingPerValueAttr:
+    """`[<@mesh, [...]>, ...]`: Shardy's stripped `TensorShardingPerValueAttr`."""
+
+    def one() -> TensorShardingAttr:
+        with parser.in_angle_brackets():
+            return TensorShardingAttr(*TensorShardingAttr.parse_body(parser))
+
+    return TensorShardingPerValueAttr(
+        ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one))
+    )
+
+
+def _sharding_list(shardings: TensorShardingPerValueAttr) -> str:
+    return "[" + ", ".join(f"<{s.body()}>" for s in shardings.shardings) + "]"
+
+
+def _axis_name(ref: str) -> str:
+    """The axis a reference is part of (`"a":(1)2` is part of `"a"`)."""
+    return ref.partition(":")[0]
+
+
+def _axis_size(ref: str, sizes: dict[str, int]) -> int:
+    name, colon, rest = ref.partition(":")
+    return int(rest.rpartition(")")[2]) if colon else sizes[name]
+
+
+def _manual_size(axes: Sequence[str], manual: set[str], sizes: dict[str, int]) -> int:
+    """How many pieces the manual axes among a dim's `axes` cut it into."""
+    return prod(_axis_size(a, sizes) for a in axes if _axis_name(a) in manual)
+
+
+@irdl_op_definition
+class ManualComputationOp(IRDLOperation):
+    """`shard_map`: a body of per-device code over `manual_axes`, with its own collectives.
+
+    Operand i enters as block argument i, laid out by `in_shardings[i]`; returned value
+    i leaves as result i, laid out by `out_shardings[i]`. Inside, each tensor is the
+    global one divided by the manual axes of its sharding (`local_type`), and stays
+    global over the free axes, over which the body may still be partitioned."""
+
+    name = "sdy.manual_computation"
+
+    tensors = var_operand_def()
+    in_shardings = prop_def(TensorShardingPerValueAttr)
+    out_shardings = prop_def(TensorShardingPerValueAttr)
+    manual_axes = prop_def(ManualAxesAttr)
+    results_ = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(
+        IsolatedFromAbove(), SingleBlockImplicitTerminator(ReturnOp), RecursiveMemoryEffect()
+    )
+
+    def manual_axis_names(self) -> list[str]:
+        return [a.data for a in self.manual_axes.axes]
+
+    @property
+    def returned(self) -> ReturnOp:
+        """The body's `sdy.return`."""
+        terminator = self.body.block.last_op
+        assert isinstance(terminator, ReturnOp)
+        return terminator
+
+    def mesh(self) -> MeshAttr | None:
+        """The mesh every in and out sharding names (None with no shardings, or an
+        undeclared mesh: the verifier says which)."""
+        shardings = [*self.in_shardings.shardings, *self.out_shardings.shardings]
+        return _resolve_mesh(self, shardings[0]) if shardings else None
+
+    def local_type(self, global_type: Attribute, sharding: TensorShardingAttr,
+                   mesh: MeshAttr) -> Attribute:
+        """The type the body sees of a value of `global_type` laid out by `sharding`:
+        each dim divided by the sizes of the manual axes it is split over."""
+        if not isinstance(global_type, TensorType):
+            return global_type
+        sizes, manual = dict(mesh.axes), set(self.manual_axis_names())
+        dims = []
+        for d, size in enumerate(global_type.get_shape()):
+            pieces = _manual_size(sharding.axes_of(d), manual, sizes)
+            dims.append(size if size == DYNAMIC_INDEX else size // pieces)
+        return TensorType(global_type.element_type, dims)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ManualComputationOp:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parse_keyword_equal(parser, "in_shardings")
+        in_shardings = _parse_sharding_list(parser)
+        parse_keyword_equal(parser, "out_shardings")
+        out_shardings = _parse_sharding_list(parser)
+        parse_keyword_equal(parser, "manual_axes")
+        manual_axes = ManualAxesAttr(*ManualAxesAttr.parse_parameters(parser))
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        body = parser.parse_region(args)
+        props, attrs = parse_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        fn = parse_function_type(parser)
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={
+                **props,
+                "in_shardings": in_shardings,
+                "manual_axes": manual_axes,
+                "out_shardings": out_shardings,
+            },
+            attributes=attrs,
+            regions=[body],
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.tensors, printer.print_operand)
+        printer.print_string(
+            f") in_shardings={_sharding_list(self.in_shardings)}"
+            f" out_shardings={_sharding_list(self.out_shardings)}"
+            f" manual_axes={self.manual_axes.text()} ("
+        )
+        printer.print_list(self.body.block.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        print_attr_dict(printer, self, elided=("in_shardings", "out_shardings", "manual_axes"))
+        printer.print_string(" : ")
+        printer.print_function_type(
+            [v.type for v in self.tensors], [r.type for r in self.results_]
+        )
+
+    def verify_(self) -> None:
+        """Shardy's `ManualComputationOp::verify` and `verifyManualComputationValue`."""
+        manual = self.manual_axis_names()
+        if len(set(manual)) != len(manual):
+            fail(self, f"manual_axes name an axis twice: {self.manual_axes.text()}")
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, ManualComputationOp):
+                for axis in set(manual) & set(parent.manual_axis_names()):
+                    fail(self, f'operates on axis "{axis}" which is already bound by a '
+                               "parent sdy.manual_computation op")
+            parent = parent.parent_op()
+        block = self.body.block
+        terminator = block.last_op
+        if not isinstance(terminator, ReturnOp):
+            return  # SingleBlockImplicitTerminator says so
+        sides = (
+            ("operand", list(self.tensors), list(block.args), self.in_shardings),
+            ("result", list(self.results_), list(terminator.values), self.out_shardings),
+        )
+        for kind, values, locals_, shardings in sides:
+            if len(shardings.shardings) != len(values):
+                fail(self, f"{kind} shardings don't match number of values: "
+                           f"{len(shardings.shardings)} shardings vs {len(values)} values")
+            if len(locals_) != len(values):
+                fail(self, f"number of op {kind}s and region {kind}s must match. Op has "
+                           f"{len(values)} op {kind}s and {len(locals_)} region {kind}s")
+        refs: dict[Attribute, TensorShardingAttr] = {}
+        for kind, _, _, shardings in sides:
+            for sharding in shardings.shardings:
+                if _resolve_mesh(self, sharding) is None:
+                    fail(self, f"{kind} - unknown mesh: {sharding.mesh_text()}")
+                refs[sharding.mesh] = sharding
+        if len(refs) > 1:
+            fail(self, "all in and out shardings must be bound to the same mesh, got "
+                       + " and ".join(s.mesh_text() for s in refs.values()))
+        mesh = self.mesh()
+        if mesh is None:
+            return
+        sizes = dict(mesh.axes)
+        for axis in manual:
+            if axis not in sizes:
+                fail(self, f'unknown manual axis: "{axis}"')
+        for kind, values, locals_, shardings in sides:
+            for i, (value, local, sharding) in enumerate(
+                zip(values, locals_, shardings.shardings, strict=True)
+            ):
+                self._verify_value(kind, i, value.type, local.type, sharding, mesh)
+
+    def _verify_value(self, kind: str, index: int, global_type: Attribute,
+                      local_type: Attribute, sharding: TensorShardingAttr,
+                      mesh: MeshAttr) -> None:
+        rank = global_type.get_num_dims() if isinstance(global_type, TensorType) else 0
+        if len(sharding.dim_axes) != rank:
+            fail(self, f"{kind} - sharding doesn't match tensor rank: "
+                       f"{len(sharding.dim_axes)} != {rank}")
+        sizes = dict(mesh.axes)
+        manual = set(self.manual_axis_names())
+        for d in range(rank):
+            axes = sharding.axes_of(d)
+            for a in axes:
+                if _axis_name(a) not in sizes:
+                    fail(self, f'{kind} - unknown axis name: "{_axis_name(a)}"')
+            is_manual = [_axis_name(a) in manual for a in axes]
+            for j in range(1, len(axes)):
+                if is_manual[j] and not is_manual[j - 1]:
+                    fail(self, f"{kind} sharding at index {index} must have all manual axes "
+                               f"come before free axes in its dimension sharding at index {d}."
+                               f" Saw manual axis {_print_axis_ref(axes[j])} after free axis "
+                               f"{_print_axis_ref(axes[j - 1])}")
+        if not isinstance(global_type, TensorType):
+            return
+        for d, size in enumerate(global_type.get_shape()):
+            factor = _manual_size(sharding.axes_of(d), manual, sizes)
+            if size != DYNAMIC_INDEX and size % factor:
+                fail(self, f"{kind} dimension size {size} is not divisible by the manual axes "
+                           f"size {factor}")
+        expected = self.local_type(global_type, sharding, mesh)
+        if expected != local_type:
+            fail(self, f"{kind} shape, corresponding sharding, and region {kind} shape at "
+                       f"index {index} must match. Expected local shape '{expected}', actual "
+                       f"local shape '{local_type}'")
+
+
+def _resolve_mesh(op: Operation, sharding: TensorShardingAttr) -> MeshAttr | None:
+    """The mesh a sharding names: inline, or the `sdy.mesh` of that symbol."""
+    if isinstance(sharding.mesh, MeshAttr):
+        return sharding.mesh
+    assert isinstance(sharding.mesh, SymbolRefAttr)
+    try:
+        found = SymbolTable.lookup_symbol(op, sharding.mesh)
+    except ValueError:  # no symbol table above `op`
+        return None
+    if isinstance(found, GridOp) and (names := found.axis_names()) is not None:
+        # the grid import-sdy made of the mesh, which keeps its axis names for this op
+        sizes = found.shape_tuple()
+        return MeshAttr(
+            ArrayAttr(StringAttr(n) for n in names),
+            ArrayAttr(IntAttr(s or 0) for s in sizes),
+            ArrayAttr([]),
+        )
+    return found.mesh if isinstance(found, MeshOp) else None
+
+
 class _Refused(IRDLOperation):
     """A Shardy op xshard does not take: parsing it is a located error saying why."""
 
@@ -325,11 +666,6 @@ def _refused(op_name: str, why: str) -> type[IRDLOperation]:
 
 
 _REFUSED = [
-    _refused(
-        "sdy.manual_computation",
-        "a shard_map region (per-device code with its own collectives) cannot be "
-        "expressed as shard annotations; write the body without shard_map",
-    ),
     _refused("sdy.named_computation", "named computations are not imported"),
     _refused("sdy.propagation_barrier", "propagation barriers are not imported"),
     _refused("sdy.reshard", "explicit reshards are not imported; use a sharding constraint"),
@@ -345,7 +681,7 @@ _REFUSED = [
 
 SDY = Dialect(
     "sdy",
-    [MeshOp, ShardingConstraintOp, *_REFUSED],
-    [MeshAttr, TensorShardingAttr, TensorShardingPerValueAttr],
+    [MeshOp, ShardingConstraintOp, ManualComputationOp, ReturnOp, *_REFUSED],
+    [MeshAttr, TensorShardingAttr, TensorShardingPerValueAttr, ManualAxesAttr],
 )
 

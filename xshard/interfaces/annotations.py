@@ -10,11 +10,9 @@ import functools
 from collections.abc import Iterable
 
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
     IntegerType,
-    StringAttr,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
@@ -25,7 +23,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import (
     GridAxesArrayAttr,
-    GridOp,
     ShardingOp,
     ShardingType,
     ShardOp,
@@ -158,23 +155,6 @@ def open_dims(op: ShardOp) -> frozenset[int]:
 
 def set_open_dims(op: ShardOp, dims: Iterable[int]) -> None:
     op.attributes[OPEN_DIMS] = DenseArrayBase.from_list(i64, sorted(dims))
-
-
-AXIS_NAMES = "xshard.axis_names"
-"""Discardable attribute of a `shard.grid` made from a named mesh (`import-sdy`): the
-mesh's axis names, in order, for the ops that still name axes (a manual computation's
-shardings): `shard.grid @mesh(shape = 2x4) {xshard.axis_names = ["data", "model"]}`."""
-
-
-def grid_axis_names(grid: GridOp) -> list[str] | None:
-    attr = grid.attributes.get(AXIS_NAMES)
-    if not isinstance(attr, ArrayAttr):
-        return None
-    return [a.data for a in attr if isinstance(a, StringAttr)]
-
-
-def set_grid_axis_names(grid: GridOp, names: Iterable[str]) -> None:
-    grid.attributes[AXIS_NAMES] = ArrayAttr(StringAttr(n) for n in names)
 
 
 SHARDING_OPTION = "shard.sharding_option"

@@ -4,9 +4,11 @@ process_linear_index, neighbors_linear_indices; and how an op finds its grid."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     FlatSymbolRefAttr,
     IndexType,
     StringAttr,
@@ -91,6 +93,20 @@ class GridOp(IRDLOperation):
     def shape_tuple(self) -> tuple[int | None, ...]:
         """Axis sizes, `None` for a dynamic axis."""
         return tuple(None if d == DYNAMIC_INDEX else d for d in self.shape.get_values())
+
+    AXIS_NAMES: ClassVar[str] = "xshard.axis_names"
+    """Discardable attribute of a grid made from a named mesh (`import-sdy`): the mesh's
+    axis names in order, for the ops that still name axes (a manual computation's
+    shardings): `shard.grid @mesh(shape = 2x4) {xshard.axis_names = ["data", "model"]}`."""
+
+    def axis_names(self) -> list[str] | None:
+        attr = self.attributes.get(self.AXIS_NAMES)
+        if not isinstance(attr, ArrayAttr):
+            return None
+        return [a.data for a in attr if isinstance(a, StringAttr)]
+
+    def set_axis_names(self, names: Sequence[str]) -> None:
+        self.attributes[self.AXIS_NAMES] = ArrayAttr(StringAttr(n) for n in names)
 
     def verify_(self) -> None:
         if not self.shape.get_values():

@@ -8,8 +8,10 @@ from xdsl.ir import Operation
 from xshard.interfaces.models import (  # noqa: F401  (each module registers its models)
     arith,
     linalg,
+    sdy_manual_computation,
     stablehlo,
     stablehlo_bitcast,
+    stablehlo_collectives,
     stablehlo_control_flow,
     stablehlo_convolution,
     stablehlo_indexing,

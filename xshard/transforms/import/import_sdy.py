@@ -19,9 +19,11 @@ constrains nothing and goes);
 The consumed attributes go; everything else the user wrote stays (`jax.result_info`,
 `mhlo.num_partitions`, ...). What has no shard form is a located error naming it:
 sub-axes (`"a":(1)2`), a mesh with its own device order, an inline mesh, shardings on
-undeclared meshes, maximal and manual (shard_map) GSPMD shardings, and the shard_map
-region ops themselves (refused when parsed). A module without Shardy or GSPMD
-shardings is left as it is.
+undeclared meshes, maximal and manual (shard_map) GSPMD shardings, and Shardy's other
+region ops (refused when parsed). A `sdy.manual_computation` (a `shard_map` body)
+stays as it is, for `shard-partition` to inline; the grids its shardings name keep the
+mesh's axis names (`xshard.axis_names`). A module without Shardy or GSPMD shardings
+is left as it is.
 """
 
 from __future__ import annotations
@@ -122,6 +124,7 @@ class _Import:
         self.module = module
         self.rewriter = Rewriter()
         self.meshes = _Meshes({})
+        self.grids: dict[str, GridOp] = {}
 
     def run(self) -> None:
         self.declare_meshes()
@@ -150,6 +153,7 @@ class _Import:
             self.meshes.axes[op.sym_name.data] = {n: i for i, (n, _) in enumerate(mesh.axes)}
             grid = GridOp(op.sym_name.data, [s for _, s in mesh.axes])
             grid.location = op.location
+            self.grids[op.sym_name.data] = grid
             self.rewriter.replace_op(op, grid)
 
     def declare_gspmd_grid(self) -> None:
@@ -262,10 +266,21 @@ class _Import:
                     f"@{op.call_target_name.data} (shard_map in GSPMD form) holds per-device "
                     "code, which xshard does not import",
                 )
+            elif isinstance(op, sdy.ManualComputationOp):
+                self.name_axes(op)
             elif isinstance(
                 per := op.attributes.get(SDY_SHARDING), sdy.TensorShardingPerValueAttr
             ):
                 self.annotate_results(op, per)
+
+    def name_axes(self, op: sdy.ManualComputationOp) -> None:
+        """A manual computation stays (shard-partition inlines its body); its shardings
+        name mesh axes, so the grids they name keep the axis names."""
+        for attr in (*op.in_shardings.shardings, *op.out_shardings.shardings):
+            self.meshes.sharding(attr, op)  # a located error for an unknown mesh or axis
+            if isinstance(attr.mesh, SymbolRefAttr):
+                name = attr.mesh.root_reference.data
+                self.grids[name].set_axis_names(list(self.meshes.axes[name]))
 
     def constraint(self, op: sdy.ShardingConstraintOp) -> Sharding | None:
         attr = op.sharding

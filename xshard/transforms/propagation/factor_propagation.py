@@ -39,7 +39,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import SymbolRefAttr, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
@@ -178,7 +178,7 @@ class FactorPropagation:
         """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
         self.model = model
-        self.shardings: dict[Sharding, ShardingOp] = {}
+        self.shardings: dict[Block, dict[Sharding, ShardingOp]] = {}
         """One `shard.sharding` per layout, at the top of the function, for every
         annotation written: a long program repeats a few layouts thousands of times."""
 
@@ -424,7 +424,7 @@ class FactorPropagation:
         s = self.closed[value]
         grown = Sharding.of(self.grid.name, self.dims[value], s.partial_axes, s.partial_kind)
         if grown != s:
-            value.owner.operands[1] = self.sharding_value(grown)
+            value.owner.operands[1] = self.sharding_value(grown, value.owner.parent_block())
             self.closed[value] = grown
 
     def write_block(self, block: Block, layouts: dict[SSAValue, Sharding]) -> None:
@@ -474,7 +474,7 @@ class FactorPropagation:
                 v = op.operands[i]
         have = layouts.get(v) or Sharding.replicated(self.grid.name)
         if want is not None and want != have:
-            shard = self.annotation(v, want, True)
+            shard = self.annotation(v, want, True, op.parent_block())
             self.rewriter.insert_op(shard, InsertPoint.before(op))
             op.operands[i] = shard.result
 
@@ -556,7 +556,7 @@ class FactorPropagation:
             annotated = [u.operation for u in arg.uses if is_result_annotation(u.operation)]
             values = (arg, *(a.result for a in annotated))
             readers += [u.operation for v in values for u in v.uses if u.operation not in annotated]
-        mine = self.shardings.get(s)
+        mine = self.shardings.get(self.scope(args[0].block), {}).get(s) if args else None
         return bool(readers) and all(
             isinstance(r, ShardOp)
             and r.annotate_for_users is not None
@@ -572,7 +572,7 @@ class FactorPropagation:
             annotated = [u.operation for u in arg.uses if is_result_annotation(u.operation)]
             for shard in annotated:
                 assert isinstance(shard, ShardOp)
-                shard.operands[1] = self.sharding_value(s)
+                shard.operands[1] = self.sharding_value(s, shard.parent_block())
                 layouts[shard.result] = s
             if not annotated:
                 self.annotate_value(arg, s, InsertPoint.at_start(arg.block), layouts)
@@ -588,8 +588,8 @@ class FactorPropagation:
         """A result annotation `s` on `value`, which every user then reads; `at` None is
         the top of the function, after its `shard.sharding` ops (for arguments)."""
         uses = list(value.uses)
-        shard = self.annotation(value, s, False)
-        self.rewriter.insert_op(shard, at or InsertPoint.after(self.shardings[s]))
+        shard = self.annotation(value, s, False, at.block if at else self.block)
+        self.rewriter.insert_op(shard, at or InsertPoint.after(self.shardings[self.block][s]))
         for use in uses:
             use.operation.operands[use.index] = shard.result
         layouts[value] = layouts[shard.result] = s
@@ -602,21 +602,36 @@ class FactorPropagation:
             s = layouts.get(v) or layouts.get(base)
             if v in self.closed or s is None or not s.is_partial:
                 continue
-            shard = self.annotation(v, without_partial(s), True)
+            shard = self.annotation(v, without_partial(s), True, self.block)
             self.rewriter.insert_op(shard, InsertPoint.before(terminator))
             terminator.operands[i] = shard.result
 
-    def annotation(self, value: SSAValue, s: Sharding, for_users: bool) -> ShardOp:
-        """A `shard.shard` of `value` to `s`, reading the function's one `shard.sharding`
-        of `s`."""
-        return shard_op(value, self.sharding_value(s), for_users)
+    def annotation(self, value: SSAValue, s: Sharding, for_users: bool, block: Block) -> ShardOp:
+        """A `shard.shard` of `value` to `s`, to go in `block`, reading its scope's one
+        `shard.sharding` of `s`."""
+        return shard_op(value, self.sharding_value(s, block), for_users)
 
-    def sharding_value(self, s: Sharding) -> SSAValue:
-        """The function's one `shard.sharding` of `s`, made at the top of the function the
-        first time (it has no operands)."""
-        if (sharding := self.shardings.get(s)) is None:
-            last = next(reversed(self.shardings.values()), None)
-            at = InsertPoint.after(last) if last else InsertPoint.at_start(self.block)
-            sharding = self.shardings[s] = sharding_op(s)
+    def sharding_value(self, s: Sharding, block: Block) -> SSAValue:
+        """The one `shard.sharding` of `s` that ops in `block` read: at the top of the
+        function, or of the manual computation body that holds `block` (isolated from
+        above), made there the first time (it has no operands)."""
+        scope = self.scope(block)
+        table = self.shardings.setdefault(scope, {})
+        if (sharding := table.get(s)) is None:
+            last = next(reversed(table.values()), None)
+            at = InsertPoint.after(last) if last else InsertPoint.at_start(scope)
+            sharding = table[s] = sharding_op(s)
             self.rewriter.insert_op(sharding, at)
         return sharding.result
+
+    def scope(self, block: Block) -> Block:
+        """The outermost block of the function or of the region isolated from above
+        that holds `block`: where ops in `block` may read values from."""
+        while (parent := block.parent_op()) is not None and parent is not self.fn:
+            if parent.has_trait(IsolatedFromAbove):
+                return block
+            above = parent.parent_block()
+            if above is None:
+                return block
+            block = above
+        return block

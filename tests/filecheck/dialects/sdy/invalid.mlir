@@ -2,13 +2,13 @@
 
 // What xshard does not take of Shardy is refused where it is written.
 
-func.func @main(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
-  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"data"}, {"model"}]>] out_shardings=[<@mesh, [{"data"}, {}]>] manual_axes={"data", "model"} (%a: tensor<4x4xf32>) {
-    sdy.return %a : tensor<4x4xf32>
-  } : (tensor<8x16xf32>) -> tensor<8x4xf32>
-  func.return %0 : tensor<8x4xf32>
+func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.named_computation<"f">(%x) (%a: tensor<8x16xf32>) {
+    sdy.return %a : tensor<8x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
 }
-// CHECK: invalid.mlir:6:{{[0-9]+}}: error: 'sdy.manual_computation' is not supported by xshard: a shard_map region
+// CHECK: invalid.mlir:6:{{[0-9]+}}: error: 'sdy.named_computation' is not supported by xshard: named computations are not imported
 
 // -----
 
