@@ -28,7 +28,7 @@ is left as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 
 from xdsl.context import Context
@@ -77,6 +77,8 @@ class _Meshes:
     GSPMD strings need."""
 
     axes: dict[str, dict[str, int]]
+    maximal: set[str] = field(default_factory=set)
+    """Meshes of one device and no axes (`<[], device_ids=[k]>`)."""
     gspmd_axes: list[Factor] | None = None
     devices: int = 1
 
@@ -84,6 +86,14 @@ class _Meshes:
         if not isinstance(attr.mesh, SymbolRefAttr):
             raise DiagnosticError(where, "an inline sdy mesh has no shard.grid; declare it")
         mesh = attr.mesh.root_reference.data
+        if mesh in self.maximal:
+            raise DiagnosticError(
+                where,
+                f"the sharding names @{mesh}, a mesh of one device: the value lives on one "
+                "device only (a host callback: jax.debug.callback, jax.pure_callback, the "
+                "error checks of equinox and diffrax), which xshard does not partition; "
+                "equinox and diffrax skip the check with throw=False or EQX_ON_ERROR=nan",
+            )
         if mesh not in self.axes:
             raise DiagnosticError(where, f"the sharding names mesh @{mesh}, which is undeclared")
         names = self.axes[mesh]
@@ -148,6 +158,10 @@ class _Import:
                     f"mesh @{op.sym_name.data} lists its own device order {ids}; a shard.grid "
                     "numbers devices row-major",
                 )
+            if not mesh.axes and ids:  # a maximal mesh: refused where a sharding names it
+                self.meshes.maximal.add(op.sym_name.data)
+                Rewriter.erase_op(op)
+                continue
             if not mesh.axes:
                 raise DiagnosticError(op, f"mesh @{op.sym_name.data} has no axes")
             self.meshes.axes[op.sym_name.data] = {n: i for i, (n, _) in enumerate(mesh.axes)}
