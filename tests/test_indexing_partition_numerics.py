@@ -24,12 +24,13 @@ E2E = Path(__file__).parent / "e2e"
 CASES = {
     "gather_batching_8.mlir": {},
     "gather_rows_2x4.mlir": {},
-    "gather_fallback_8.mlir": {"all_gather": (1, 2 * 8 * 4)},
+    "gather_lookup_rows_8.mlir": {"all_reduce": (1, 4 * 6 * 8 * 4)},
     "gather_window_fallback_8.mlir": {"all_gather": (1, 8 * 2 * 4)},
     "gather_partial_8.mlir": {"all_reduce": (1, 4 * 8 * 4)},  # the gathered rows only
     "scatter_add_8.mlir": {"all_reduce": (1, 16 * 8 * 4)},
     "scatter_max_2x4.mlir": {"all_reduce": (1, 16 * 2 * 4)},
     "scatter_batching_2x4.mlir": {},
+    "scatter_lookup_rows_8.mlir": {},
     "scatter_window_8.mlir": {},
     "scatter_set_fallback_8.mlir": {"all_gather": (2, 4 * 1 * 4 + 4 * 8 * 4)},
     "dynamic_slice_2x4.mlir": {"all_gather": (1, 8 * 4 * 4)},

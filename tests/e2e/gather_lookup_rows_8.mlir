@@ -1,5 +1,6 @@
-// The table split by rows, the dim the ids index: no loop indexes it, so the table is
-// gathered whole before the lookup (the fallback).
+// The table split by rows, the dim the ids look one row up in (a vocabulary-parallel
+// embedding): each device looks its rows up, zeroes the rows other devices hold, and
+// the partial sum is settled; the table is never gathered.
 shard.grid @g(shape = 8)
 func.func @main(%table: tensor<16x8xf32>, %ids: tensor<4x6xi32>) -> tensor<4x6x8xf32> {
   %rows = shard.sharding @g split_axes = [[0]] : !shard.sharding
