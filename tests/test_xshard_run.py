@@ -227,6 +227,18 @@ BAD_INPUTS = {
         "}\n",
         ":2:1: error: the function returns nothing, so there is nothing to compare",
     ),
+    "shard-map": (
+        'sdy.mesh @mesh = <["x"=2]>\n'
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        '  %b = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] '
+        'out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%l: tensor<2xf32>) {\n'
+        "    sdy.return %l : tensor<2xf32>\n"
+        "  } : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  func.return %b : tensor<4xf32>\n"
+        "}\n",
+        ":3:3: error: 'sdy.manual_computation' (a shard_map body) is per-device code, so the "
+        "program has no one-device reference to compare with",
+    ),
     "empty-results": (
         "shard.grid @g(shape = 2)\n"
         "func.func @main(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
 import xshard.jax as bridge
 from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, verify_located
+from xshard.dialects import sdy
 from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
 from xshard.sharding.arrays import element_dtype, random_inputs, static_tensor
 from xshard.sharding.grid import Grid
@@ -197,6 +198,7 @@ def run_module(
     for phase in phases[:first]:
         phase.apply(ctx, module)
     verify_located(module)
+    _check_global(module)
     grids = _grids(module, devices)
     reference = strip_annotations(module.clone())
     LowerTcpIfPresentPass().apply(ctx, reference)
@@ -229,6 +231,19 @@ def run_module(
         ok, error = _compare(got, want, computed)
         match, worst = match and ok, max(worst, error)
     return RunReport(match, worst, devices, count_collectives(module), module, results)
+
+
+def _check_global(module: ModuleOp) -> None:
+    """A shard_map body is per-device code: the program has no one-device form to compare
+    with, so it is refused rather than compared with something else."""
+    for op in module.walk():
+        if isinstance(op, sdy.ManualComputationOp):
+            raise DiagnosticError(
+                op,
+                f"'{op.name}' (a shard_map body) is per-device code, so the program has no "
+                "one-device reference to compare with; run it with xshard.jit, which is "
+                "compared with jax.jit, or xshard-opt -p xshard-spmd",
+            )
 
 
 def _check_comparable(fn: func.FuncOp) -> None:
