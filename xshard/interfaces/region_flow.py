@@ -23,10 +23,10 @@ program each device runs, once its free axes are partitioned.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xshard.sharding.sharding import Sharding
 
@@ -109,3 +109,14 @@ def region_flow(op: Operation) -> RegionFlow | None:
     """The flow of `op` if its regions run in its place, else None."""
     flow = FLOWS.get(type(op))
     return None if flow is None else flow(op)
+
+
+def function_ops(block: Block) -> Iterator[Operation]:
+    """`block`'s ops in program order, each op with a flow followed by the ops of its
+    regions (which run in its place), recursively: the ops a function's layouts concern."""
+    for op in block.ops:
+        yield op
+        if region_flow(op) is not None:
+            for region in op.regions:
+                for inner in region.blocks:
+                    yield from function_ops(inner)

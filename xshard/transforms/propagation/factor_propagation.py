@@ -30,7 +30,7 @@ has split is open, and an annotation the user wrote is closed (never changed):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import prod
@@ -52,7 +52,7 @@ from xshard.interfaces.annotations import (
     sharding_option_of,
 )
 from xshard.interfaces.models.stablehlo_control_flow import trip_count
-from xshard.interfaces.region_flow import Carry, RegionFlow, region_flow
+from xshard.interfaces.region_flow import Carry, RegionFlow, function_ops, region_flow
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
@@ -84,17 +84,6 @@ MAX_ALTERNATIVES = 256
 def _rank(value: SSAValue) -> int:
     t = value.type
     return t.get_num_dims() if isinstance(t, TensorType) else 0
-
-
-def function_ops(block: Block) -> Iterator[Operation]:
-    """`block`'s ops in program order, each `while`/`case` followed by the ops of its
-    regions (which run in its place and are propagated through), recursively."""
-    for op in block.ops:
-        yield op
-        if region_flow(op) is not None:
-            for region in op.regions:
-                for inner in region.blocks:
-                    yield from function_ops(inner)
 
 
 @dataclass(eq=False)

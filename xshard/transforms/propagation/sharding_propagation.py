@@ -62,7 +62,7 @@ from xshard.interfaces.annotations import (
     sharding_option_of,
 )
 from xshard.interfaces.models import model_for
-from xshard.interfaces.region_flow import region_flow
+from xshard.interfaces.region_flow import function_ops, region_flow
 from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
 from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.interfaces.sharding_option import (
@@ -78,7 +78,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
-from xshard.transforms.propagation.factor_propagation import FactorPropagation, function_ops
+from xshard.transforms.propagation.factor_propagation import FactorPropagation
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
 

@@ -9,7 +9,13 @@ they cost.
 A third table answers it for each op that makes something reshard: the modeled time
 of the reshards its option implies (`xshard.sharding.cost_model`, NVLink-class
 links) next to the cheapest other option, among those each of its tensors' own
-layouts would give its loops (and none split).
+layouts would give its loops (and none split). A fourth lists each constraint the
+input holds (an annotation for users with a source location: JAX's
+`with_sharding_constraint`, imported by `import-sdy`): the layout it asks, its open
+dims (which propagation may have refined), the layout its value had, and the reshard
+it forced.
+
+Values inside `while`, `case` and `shard_map` bodies are listed too, after the op.
 
 Values are named as xDSL's printer names them in the IR printed after this pass
 (`%arg0`, `%7`, a name hint such as `%s_in`), so a row can be found in the output
@@ -32,8 +38,9 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
-from xshard.interfaces.annotations import base_value, sharding_of
+from xshard.interfaces.annotations import base_value, open_dims, sharding_of
 from xshard.interfaces.models import model_for
+from xshard.interfaces.region_flow import function_ops, region_flow
 from xshard.interfaces.sharding_interface import dim_loops
 from xshard.interfaces.sharding_model import UnsupportedOp
 from xshard.sharding.errors import ShardingError
@@ -47,6 +54,7 @@ from xshard.transforms.propagation.option_cost import MODEL, Axes, Known, assign
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
 _OPTION_COLUMNS = ("op", "at", "loop axes", "cost (us)", "best alternative", "its cost (us)")
+_CONSTRAINT_COLUMNS = ("at", "value", "asks", "open dims", "value had", "forced", "bytes/device")
 
 
 def _at(op: Operation | None) -> str:
@@ -122,9 +130,10 @@ class _FunctionReport:
 
     def __post_init__(self) -> None:
         self.block: Block = self.fn.body.blocks.first  # type: ignore[assignment]
+        self.ops = list(function_ops(self.block))
         self.grids: dict[str, Grid | None] = {}
         self.result_annotation: dict[SSAValue, ShardOp] = {}
-        for op in self.block.ops:
+        for op in self.ops:
             if isinstance(op, ShardOp) and op.annotate_for_users is None:
                 self.result_annotation.setdefault(base_value(op.src), op)
 
@@ -136,9 +145,11 @@ class _FunctionReport:
 
     def values(self) -> Iterator[SSAValue]:
         yield from self.block.args
-        for op in self.block.ops:
+        for op in self.ops:
             if not isinstance(op, ShardOp | ShardingOp):
                 yield from op.results
+            if region_flow(op) is not None:
+                yield from (a for region in op.regions for b in region.blocks for a in b.args)
 
     def value_row(self, value: SSAValue) -> tuple[str, ...]:
         if isinstance(value, BlockArgument):
@@ -251,11 +262,34 @@ class _FunctionReport:
             return f"(none: {err})", "-"
         return "; ".join(map(str, plan.steps)), f"{float(plan.cost):g}"
 
+    def constraint_rows(self) -> Iterator[tuple[str, ...]]:
+        for op in self.ops:
+            if not (isinstance(op, ShardOp) and op.annotate_for_users is not None):
+                continue
+            if not isinstance(op.location, FileLineColLoc):
+                continue  # written by a pass, not by the user
+            value = base_value(op.src)
+            rank = _rank(value)
+            want = sharding_of(op.sharding, op)
+            had_op = op.src.owner
+            had = sharding_of(had_op.sharding, had_op) if isinstance(had_op, ShardOp) else None
+            opened = ", ".join(map(str, sorted(open_dims(op)))) or "-"
+            steps, cost = ("-", "-") if had == want else self.plan(value, had, want)
+            yield (
+                _at(op),
+                self.names(value),
+                _short(want, rank),
+                opened,
+                "-" if had is None else _short(had, rank),
+                steps,
+                cost,
+            )
+
     def lines(self) -> list[str]:
         values = [self.value_row(v) for v in self.values() if isinstance(v.type, TensorType)]
         reshards: list[tuple[str, ...]] = []
         options: list[tuple[str, ...]] = []
-        for op in self.block.ops:
+        for op in self.ops:
             if isinstance(op, ShardOp | ShardingOp):
                 continue
             rows = list(self.reshard_rows(op))
@@ -280,6 +314,12 @@ class _FunctionReport:
                 "// why: each resharding op's loop axes and the modeled time of its reshards,",
                 "// next to the cheapest alternative its tensors' layouts suggest",
                 *comment_table(_OPTION_COLUMNS, options),
+            ]
+        if constraints := list(self.constraint_rows()):
+            out += [
+                "//",
+                "// constraints: what each asks, and the reshard it forced",
+                *comment_table(_CONSTRAINT_COLUMNS, constraints),
             ]
         return out
 

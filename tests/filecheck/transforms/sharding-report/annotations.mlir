@@ -33,6 +33,10 @@ func.func @chained(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf3
 // CHECK-NEXT: // next to the cheapest alternative its tensors' layouts suggest
 // CHECK-NEXT: // op  at  loop axes  cost (us)  best alternative  its cost (us)
 // CHECK-NEXT: // stablehlo.add  18:3  {{\[\[}}], [1]]  15.00  {{\[\[}}], []]  15.00
+// CHECK-NEXT: //
+// CHECK-NEXT: // constraints: what each asks, and the reshard it forced
+// CHECK-NEXT: // at  value  asks  open dims  value had  forced  bytes/device
+// CHECK-NEXT: // 17:3  %a  {{\[\[}}], [1]]  -  {{\[\[}}0, 1], []]  all_to_all grid_axes = [1] split_axis = 1 concat_axis = 0; all_gather grid_axes = [0] gather_axis = 0  192
 // CHECK-NEXT: builtin.module {
 // CHECK:        %s_rows = shard.sharding @grid4 split_axes = {{\[\[}}0, 1]] : !shard.sharding
 // CHECK-NEXT:   %0 = shard.shard %a to %s_rows : tensor<8x16xf32>
@@ -61,10 +65,14 @@ func.func @agreed(%a: tensor<8xf32>) -> tensor<8xf32> {
 }
 // CHECK:      // sharding report for @agreed
 // CHECK-NEXT: // value  defined by        at    type           split axes  partial  annotation
-// CHECK-NEXT: // %a     argument 0        -     tensor<8xf32>  {{\[\[}}0]]       -        input 57:3
-// CHECK-NEXT: // %2     stablehlo.negate  59:3  tensor<8xf32>  -           -        -
+// CHECK-NEXT: // %a     argument 0        -     tensor<8xf32>  {{\[\[}}0]]       -        input 61:3
+// CHECK-NEXT: // %2     stablehlo.negate  63:3  tensor<8xf32>  -           -        -
 // CHECK-NEXT: //
 // CHECK-NEXT: // no reshards
+// CHECK-NEXT: //
+// CHECK-NEXT: // constraints: what each asks, and the reshard it forced
+// CHECK-NEXT: // at    value  asks   open dims  value had  forced  bytes/device
+// CHECK-NEXT: // 62:3  %a     {{\[\[}}0]]  -          {{\[\[}}0]]      -       -
 
 // -----
 
@@ -75,4 +83,4 @@ func.func @dynamic_halo(%a: tensor<8xf32>, %h: i64) -> tensor<8xf32> {
   %0 = shard.shard %a to %s : tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
-// CHECK: annotations.mlir:74:3: error: shardings with dynamic halo sizes or offsets are not supported here
+// CHECK: annotations.mlir:82:3: error: shardings with dynamic halo sizes or offsets are not supported here
