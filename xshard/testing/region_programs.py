@@ -309,6 +309,43 @@ def cond_switch(mesh: Mesh) -> JaxProgram:
     )
 
 
+def custom_vjp_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of an MLP through a `jax.custom_vjp` activation (a clipped gradient,
+    as straight-through estimators write it) and a `jax.custom_jvp` one (softplus);
+    Megatron specs, the batch on `data`. JAX inlines both rules at their call sites."""
+    rng = np.random.default_rng(17)
+    params = {"w1": _weights(rng, D, F), "w2": _weights(rng, F, D)}
+
+    @jax.custom_vjp
+    def clipped(h):
+        return jnp.tanh(h)
+
+    def clipped_fwd(h):
+        return jnp.tanh(h), h
+
+    def clipped_bwd(h, g):
+        return (jnp.clip(g * (1 - jnp.tanh(h) ** 2), -1.0, 1.0),)
+
+    clipped.defvjp(clipped_fwd, clipped_bwd)
+
+    @jax.custom_jvp
+    def softplus(h):
+        return jnp.logaddexp(h, 0.0)
+
+    @softplus.defjvp
+    def softplus_jvp(primals, tangents):
+        (h,), (t,) = primals, tangents
+        return softplus(h), t * jax.nn.sigmoid(h)
+
+    def loss(p, x):
+        return jnp.mean(softplus(clipped(x @ p["w1"]) @ p["w2"]) ** 2)
+
+    x = rng.standard_normal((B * S, D)).astype(np.float32)
+    ns = _named(mesh)
+    specs = {"w1": ns(None, "model"), "w2": ns("model", None)}
+    return JaxProgram("custom_vjp_grad", jax.grad(loss), (params, x), (specs, ns("data")), specs)
+
+
 # ------------------------------------------------------------------ shard_map
 
 
@@ -530,5 +567,6 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "sequence_parallel_attention": sequence_parallel_attention,
     "gpt_vocab_parallel_train_step": gpt_vocab_parallel_train_step,
     "cond_switch": cond_switch,
+    "custom_vjp_grad": custom_vjp_grad,
     "haiku_mlp_grad": haiku_mlp_grad,
 }
