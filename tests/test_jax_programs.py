@@ -4,7 +4,8 @@ with NamedShardings on a 2x4 mesh, go through xshard as JAX printed them.
 For each program of `xshard.testing.jax_programs`: its text (Shardy annotations,
 private helper functions, CHLO ops) is run by `run_module` on 8 simulated devices
 with the program's real arguments; the results equal jax.jit's, and xshard's
-per-device program has no more collectives than XLA's compiled one.
+per-device program, as XLA compiles it, has no more collectives than jax.jit's (XLA
+combines all_reduces on both sides alike).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.jax.hlo_collectives import hlo_rows
 from xshard.jax.run import run_module
+from xshard.jax.runtime import compile_spmd
 from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
 
 MESH = mesh_2x4()
@@ -47,5 +49,5 @@ def test_runs_as_jax_printed_it_and_matches_jax_jit(program):
         scale = max(1.0, float(np.abs(want).max(initial=0.0)))
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * scale)
     xla = _xla_collectives(program)
-    ours = sum(c.count for c in report.collectives)
-    assert ours <= sum(xla.values()), (report.collectives, xla)
+    ours = Counter(row.kind for row in hlo_rows(compile_spmd(report.stablehlo, 8).hlo_text(), 8))
+    assert ours.total() <= xla.total(), (ours, xla)

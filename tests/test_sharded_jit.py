@@ -57,9 +57,10 @@ def test_real_programs_match_jax_jit_with_the_requested_shardings(program):
     lowered = f.lower(*program.args)
     text = lowered.as_text()
     assert "sdy." not in text and "shard." not in text  # xshard's per-device StableHLO
-    ours = sum(count for count, _ in lowered.collectives().values())
+    # XLA's compiled programs on both sides: XLA combines xshard's all_reduces as jax.jit's.
+    ours = hlo_rows(lowered.compile().as_text(), 8)
     xla = hlo_rows(program.jitted().lower(*program.args).compile().as_text(), 8)
-    assert ours <= len(xla), (lowered.collectives(), Counter(r.kind for r in xla))
+    assert len(ours) <= len(xla), (Counter(r.kind for r in ours), Counter(r.kind for r in xla))
 
 
 def _mlp():

@@ -146,6 +146,13 @@ class Test_Collectives:
             "use_global_device_ids}>"
         ) in _text(op)
 
+    def test_a_variadic_all_reduce_has_one_binary_reducer(self):
+        block = _func_block(TensorType(f32, [4, 4]), TensorType(f32, [8]))
+        op = hlo.AllReduceOp(list(block.args), replica_groups=[[0, 1], [2, 3]])
+        _verified_module(block, [op])
+        assert len(op.computation.block.args) == 2
+        assert hlo.reduction_kind(op) is ReductionKind.SUM
+
     def test_shape_changing_collectives_infer_results(self):
         block, x = self._operand((4, 8))
         groups = [[0, 1], [2, 3]]

@@ -136,7 +136,7 @@ def hlo_rows(text: str, devices: int, executed: bool = False) -> list[CommRow]:
             times = int(trips[1]) if trips and key in ("body", "condition") else 1
             for callee in names.strip("{}").split(","):
                 if callee.strip():
-                    calls[computation].append((callee.strip().lstrip("%"), times))
+                    calls.setdefault(computation, []).append((callee.strip().lstrip("%"), times))
         base = opcode.removesuffix("-start")
         if base in _KINDS and not opcode.endswith("-done"):
             found.append((computation, opcode, base, operands, attrs))

@@ -1,10 +1,11 @@
-"""Does a pass over per-device (shard-level) IR preserve what each device computes?
+"""Does a pass over per-device IR preserve what each device computes?
 
 A per-device module (after `shard-partition`, before export) is run as it is and
 after the pass under test, both lowered by `convert-shard-to-stablehlo{target=cpu}`
 and run on the grid's devices with the same seeded per-device inputs (different on
 every device, so a rewrite that is only right for replicated values shows up).
-Every device's every result must agree.
+Every device's every result must agree. An exported module (StableHLO, no grids), for
+a pass after export, runs as it is: the lowering leaves a module without grids alone.
 """
 
 from __future__ import annotations

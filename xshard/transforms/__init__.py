@@ -47,6 +47,10 @@ _PASSES: dict[str, tuple[str, str]] = {
         "ConvertShardCollectivesToStablehloPass",
     ),
     "finalize-partition-mode": ("export.finalize_partition_mode", "FinalizePartitionModePass"),
+    "stablehlo-combine-collectives": (
+        "export.combine_stablehlo_collectives",
+        "CombineStablehloCollectivesPass",
+    ),
     "shard-fold-all-reduce": ("simplify.fold_all_reduce", "FoldAllReducePass"),
     "shard-reassociate-all-reduce": (
         "simplify.reassociate_all_reduce",

@@ -219,7 +219,7 @@ class AllReduceOp(CollectiveOp):
             properties=_channel(channel_handle)
             | {"replica_groups": id_table(replica_groups)}
             | _global_ids(use_global_device_ids),
-            regions=[reducer_region(body_op_class, [element_type(v.type) for v in values])],
+            regions=[reducer_region(body_op_class, [element_type(values[0].type)])],
             attributes=attributes,
         )
 
@@ -227,7 +227,12 @@ class AllReduceOp(CollectiveOp):
         self._check_global_ids()
         self._groups(self.replica_groups)
         _check_same_types(self, self.inputs, self.results_)
-        verify_reducer(self, self.computation, [element_type(v.type) for v in self.inputs])
+        # One binary reducer for every operand (spec C5), unlike `reduce`'s n-ary body.
+        elements = {element_type(v.type) for v in self.inputs}
+        if len(elements) > 1:
+            fail(self, f"operands must share one element type, got {sorted(map(str, elements))}")
+        if elements:
+            verify_reducer(self, self.computation, [elements.pop()])
 
 
 # ---------------------------------------------------------------- all_gather

@@ -1,6 +1,7 @@
 """`shard-simplify`: every collective rewrite of issue 6 to a fixed point, plus
 upstream's `grid_shape` folding and the removal of collectives over one device; then
-`shard-combine-collectives` buckets the independent collectives that are left.
+`shard-combine-collectives` buckets the independent all_gathers and reduce_scatters
+that are left (XLA combines all_reduces itself, with no copy).
 
 The rewrites come from their own passes' `patterns()`; this pass only adds:
 - `FoldGridShape` (upstream's GridShapeFolder): sizes of static grid axes become

@@ -335,6 +335,32 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %z: tensor<3x4xf32>, %w: tens
 
 // -----
 
+// A variadic all_reduce applies its one reducer to every operand (spec C5).
+func.func @f(%x: tensor<4xf32>, %i: tensor<4xi32>) {
+  %0:2 = "stablehlo.all_reduce"(%x, %i) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+  ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+    %s = stablehlo.add %l, %r : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xf32>, tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>)
+  func.return
+}
+// CHECK: 'stablehlo.all_reduce' op operands must share one element type, got ['f32', 'i32']
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>) {
+  %0:2 = "stablehlo.all_reduce"(%x, %y) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+  ^bb0(%l: tensor<f32>, %l2: tensor<f32>, %r: tensor<f32>, %r2: tensor<f32>):
+    %s = stablehlo.add %l, %r : tensor<f32>
+    %s2 = stablehlo.add %l2, %r2 : tensor<f32>
+    stablehlo.return %s, %s2 : tensor<f32>, tensor<f32>
+  }) : (tensor<4xf32>, tensor<8xf32>) -> (tensor<4xf32>, tensor<8xf32>)
+  func.return
+}
+// CHECK: 'stablehlo.all_reduce' op reducer body must take 2 arguments, got 4
+
+// -----
+
 func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %z: tensor<3x4xf32>, %w: tensor<4x4xf32>) {
   %0 = "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> : (tensor<4xf32>) -> tensor<16xf32>
   func.return
