@@ -63,6 +63,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "shard-move-all-gather-down": ("simplify.move_all_gather_down", "MoveAllGatherDownPass"),
     "shard-fuse-reduce-scatter": ("simplify.fuse_reduce_scatter", "FuseReduceScatterPass"),
     "shard-cancel-inverse-pairs": ("simplify.cancel_inverse_pairs", "CancelInversePairsPass"),
+    "shard-split-all-reduce": ("simplify.split_all_reduce", "SplitAllReducePass"),
     "shard-combine-collectives": ("simplify.combine_collectives", "CombineCollectivesPass"),
     "shard-decompose-all-gather": ("simplify.decompose_all_gather", "DecomposeAllGatherPass"),
     "shard-simplify": ("simplify.shard_simplify", "ShardSimplifyPass"),

@@ -1,7 +1,9 @@
 """`shard-simplify`: every collective rewrite of issue 6 to a fixed point, plus
 upstream's `grid_shape` folding and the removal of collectives over one device; then
-`shard-combine-collectives` buckets the independent all_gathers and reduce_scatters
-that are left (XLA combines all_reduces itself, with no copy).
+`shard-split-all-reduce` splits an all_reduce over several axes where its pieces can
+join independent ones, and `shard-combine-collectives` buckets the independent
+all_gathers and reduce_scatters that are left (XLA combines all_reduces itself, with
+no copy).
 
 The rewrites come from their own passes' `patterns()`; this pass only adds:
 - `FoldGridShape` (upstream's GridShapeFolder): sizes of static grid axes become
@@ -52,6 +54,7 @@ from xshard.transforms.simplify import (
     move_all_gather_down,
     reassociate_all_reduce,
     reassociate_reduce_scatter,
+    split_all_reduce,
 )
 from xshard.transforms.simplify.replication import is_replicated
 
@@ -147,4 +150,5 @@ class ShardSimplifyPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns())).rewrite_module(op)
+        split_all_reduce.SplitAllReducePass().apply(ctx, op)
         combine_collectives.CombineCollectivesPass().apply(ctx, op)
