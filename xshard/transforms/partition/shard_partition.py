@@ -259,17 +259,25 @@ class _FunctionPartition:
         whole = set(flow.whole_yields)
 
         def visit_yield(t: Operation) -> None:
-            mapper = {}
+            """Each yielded value in its carry's layout (by position: a value yielded twice
+            may leave in two layouts)."""
+            yielded = []
             for j, v in enumerate(t.operands):
                 if (k := carry_of.get((t, j))) is not None:
                     if layouts[k] is _FIRST_YIELD:
                         layouts[k] = self.layouts.get(v)
-                    mapper[v] = self.settled(t, v, layouts[k])  # type: ignore[arg-type]
+                    yielded.append(self.settled(t, v, layouts[k]))  # type: ignore[arg-type]
                 elif (t, j) in whole:
-                    mapper[v] = self.settled(t, v, None)
+                    yielded.append(self.settled(t, v, None))
                 else:
-                    mapper[v] = self.values[v]
-            self.builder.insert(t.clone(value_mapper=mapper))
+                    yielded.append(self.values[v])
+            self.builder.insert(
+                type(t).create(
+                    operands=yielded,
+                    properties=dict(t.properties),
+                    attributes=dict(t.attributes),
+                )
+            )
 
         arg_carry = {a: k for k, c in enumerate(flow.carries) for a in c.args}
         partial = self.settle_captured(op)
