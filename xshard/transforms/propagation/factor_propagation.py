@@ -4,7 +4,8 @@ Upstream's propagation writes an annotation for every value it visits, "replicat
 included, in one or two sweeps, so a replicated result (a gradient returned whole)
 pins the loops of everything before it: a data-parallel backward pass ends up
 gathering its activations. Here, as in Shardy, only axes propagate; a value nobody
-has split is open, and an annotation the user wrote is closed (never changed):
+has split is open, and an annotation the user wrote is closed (never changed, but in
+the dims its `xshard.open_dims` lists: a constraint's `P.UNCONSTRAINED`):
 
 1. **Split axes, to a fixed point.** Each op's loops (its sharding rule's factors)
    take, from the dims of its operands and results that they index, the most sharded
@@ -25,6 +26,13 @@ has split is open, and an annotation the user wrote is closed (never changed):
    An argument the user did not lay out arrives as its first user reads it (never
    partial); a returned value left partial is settled, unless the user's annotation
    says partial.
+
+Regions (`while`, `case`, `optimization_barrier`, `sdy.manual_computation`): each
+carry of the op's flow (`region_flow`) is an `Edge`, joined in the sweeps as an
+identity op over its places, and the ops of the regions are propagated with the
+rest. In phase 2 a carry's places get its one layout (a manual computation's outer
+places after its manual axes), and a loop carry that only accumulates a partial value
+is carried partial where the cost model says it is worth it (`partial_carry`).
 """
 
 from __future__ import annotations
@@ -168,8 +176,9 @@ class FactorPropagation:
         self.rewriter = Rewriter()
         self.model = model
         self.shardings: dict[Block, dict[Sharding, ShardingOp]] = {}
-        """One `shard.sharding` per layout, at the top of the function, for every
-        annotation written: a long program repeats a few layouts thousands of times."""
+        """One `shard.sharding` per layout and scope (the function, or a manual
+        computation's body, isolated from above), at its top, for every annotation
+        written there: a long program repeats a few layouts thousands of times."""
 
     def _grid(self) -> Grid | None:
         names = {op.grid.root_reference.data for op in self.ops if isinstance(op, ShardingOp)}
