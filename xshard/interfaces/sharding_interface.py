@@ -102,6 +102,9 @@ class ShardingRule:
     """Operands the op folds into its results once (a reduction's init value): when the
     results are partial, each device must hold its operand of the same reduction, e.g.
     the init on one device and the identity on the others."""
+    min_blocks: tuple[tuple[int, int], ...] = ()
+    """(loop, cells): a split of that loop needs blocks of at least that many cells in
+    the operand dims it indexes (a window's halo comes from one neighbour's block)."""
 
     def __post_init__(self) -> None:
         for m in (*self.operand_maps, *self.result_maps):
@@ -122,7 +125,14 @@ class ShardingRule:
     def _hash(self) -> int:
         """Rules key the caches of options and layouts; their maps are slow to hash."""
         return hash(
-            (self.loops, self.operand_maps, self.result_maps, self.partial, self.accumulators)
+            (
+                self.loops,
+                self.operand_maps,
+                self.result_maps,
+                self.partial,
+                self.accumulators,
+                self.min_blocks,
+            )
         )
 
     @functools.cached_property

@@ -333,7 +333,9 @@ def _fits(
     result_types: tuple[Attribute, ...],
     grid: Grid,
 ) -> bool:
-    """`option_fits`, once per question: the ops of a program ask the same few."""
+    """`option_fits`, once per question: the ops of a program ask the same few. Every
+    tensor must divide evenly, and a loop with a minimum block (`min_blocks`) must leave
+    blocks that wide."""
     layouts = [(t, _operand_layout(rule, option, i, t)) for i, t in enumerate(operand_types)]
     layouts += [
         (t, result_sharding(rule, option, j))
@@ -346,6 +348,15 @@ def _fits(
                 shard_shape(t.get_shape(), s, grid)
             except ShardingError:
                 return False
+    for loop, cells in rule.min_blocks:
+        if not (axes := option.loop_axes[loop]):
+            continue
+        n = grid.group_size(axes) or 1
+        for m, t in zip(rule.operand_maps, operand_types, strict=True):
+            if m is not None and isinstance(t, TensorType):
+                shape = t.get_shape()
+                if any(i == loop and shape[d] // n < cells for d, i in enumerate(dim_loops(m))):
+                    return False
     return True
 
 

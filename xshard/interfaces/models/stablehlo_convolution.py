@@ -54,6 +54,7 @@ class _Loops:
     lhs: dict[int, int] = field(default_factory=dict)
     rhs: dict[int, int] = field(default_factory=dict)
     out: dict[int, int] = field(default_factory=dict)
+    min_blocks: list[tuple[int, int]] = field(default_factory=list)
 
     def add(self, loop: Loop, lhs: int | None = None, rhs: int | None = None,
             out: int | None = None) -> None:
@@ -67,7 +68,13 @@ class _Loops:
         n, rank = len(self.loops), self.lhs_rank
         maps = [dims_map(n, [dims.get(d) for d in range(rank)])
                 for dims in (self.lhs, self.rhs, self.out)]
-        return ShardingRule(tuple(self.loops), (maps[0], maps[1]), (maps[2],), SCALE_SUM)
+        return ShardingRule(
+            tuple(self.loops),
+            (maps[0], maps[1]),
+            (maps[2],),
+            SCALE_SUM,
+            min_blocks=tuple(self.min_blocks),
+        )
 
 
 def spatial_halos(op: hlo.ConvolutionOp) -> list[Halo | None]:
@@ -102,6 +109,8 @@ def _loops(op: hlo.ConvolutionOp) -> _Loops:
         loops.add(Loop.parallel(), lhs=lhs.second, rhs=rhs.second, out=out.second)
     for k, halo in enumerate(spatial_halos(op)):
         if halo is not None:
+            if max(halo) > 0:  # fetched from one neighbour: a block at least as wide
+                loops.min_blocks.append((len(loops.loops), max(halo)))
             loops.add(Loop.parallel(), lhs=lhs.spatial[k], out=out.spatial[k])
     return loops
 

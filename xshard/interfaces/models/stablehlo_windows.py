@@ -169,7 +169,8 @@ class ReduceWindowModel:
 
     def rule(self, op: Operation) -> ShardingRule:
         assert isinstance(op, hlo.ReduceWindowOp)
-        n, m = parallel_loops([h is not None for h in _reduce_window_halos(op)])
+        halos = _reduce_window_halos(op)
+        n, m = parallel_loops([h is not None for h in halos])
         kind = hlo.reduction_kind(op)
         partial = NO_PARTIAL
         if kind in KINDS_ALL:
@@ -181,6 +182,7 @@ class ReduceWindowModel:
             (m,) * count,
             partial,
             accumulators=tuple(range(count, 2 * count)),
+            min_blocks=halo_blocks(halos),
         )
 
     def partition(self, op: Operation, ctx: PartitionContext) -> None:
@@ -197,6 +199,13 @@ class ReduceWindowModel:
         assert s is not None
         padding = split_padding(op.padding_values, range(len(halos)), s, halos)
         emit_local(ctx, [*inputs, *ctx.operands[count:]], padding)
+
+
+def halo_blocks(halos: Sequence[Halo | None]) -> tuple[tuple[int, int], ...]:
+    """`ShardingRule.min_blocks` of the loops `parallel_loops` makes of these dims: a
+    halo is fetched from one neighbour, so a block must be at least as wide."""
+    loops = [h for h in halos if h is not None]
+    return tuple((loop, max(h)) for loop, h in enumerate(loops) if max(h) > 0)
 
 
 def _present(halos: Sequence[Halo | None]) -> list[tuple[int, Halo]]:
