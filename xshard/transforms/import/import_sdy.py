@@ -79,13 +79,19 @@ class _Meshes:
     axes: dict[str, dict[str, int]]
     maximal: set[str] = field(default_factory=set)
     """Meshes of one device and no axes (`<[], device_ids=[k]>`)."""
+    empty: set[str] = field(default_factory=set)
+    """Meshes of no axes and no devices (`<[]>`): Shardy's placeholder, which JAX gives
+    a scalar argument whose sharding is unspecified; a sharding on it says nothing."""
     gspmd_axes: list[Factor] | None = None
     devices: int = 1
 
-    def sharding(self, attr: sdy.TensorShardingAttr, where: Operation) -> Sharding:
+    def sharding(self, attr: sdy.TensorShardingAttr, where: Operation) -> Sharding | None:
+        """The sharding `attr` states; None for one on the placeholder mesh `<[]>`."""
         if not isinstance(attr.mesh, SymbolRefAttr):
             raise DiagnosticError(where, "an inline sdy mesh has no shard.grid; declare it")
         mesh = attr.mesh.root_reference.data
+        if mesh in self.empty:
+            return None
         if mesh in self.maximal:
             raise DiagnosticError(
                 where,
@@ -158,12 +164,10 @@ class _Import:
                     f"mesh @{op.sym_name.data} lists its own device order {ids}; a shard.grid "
                     "numbers devices row-major",
                 )
-            if not mesh.axes and ids:  # a maximal mesh: refused where a sharding names it
-                self.meshes.maximal.add(op.sym_name.data)
+            if not mesh.axes:  # refused where a sharding names it, or says nothing
+                (self.meshes.maximal if ids else self.meshes.empty).add(op.sym_name.data)
                 Rewriter.erase_op(op)
                 continue
-            if not mesh.axes:
-                raise DiagnosticError(op, f"mesh @{op.sym_name.data} has no axes")
             self.meshes.axes[op.sym_name.data] = {n: i for i, (n, _) in enumerate(mesh.axes)}
             grid = GridOp(op.sym_name.data, [s for _, s in mesh.axes])
             grid.location = op.location
@@ -291,8 +295,8 @@ class _Import:
         """A manual computation stays (shard-partition inlines its body); its shardings
         name mesh axes, so the grids they name keep the axis names."""
         for attr in (*op.in_shardings.shardings, *op.out_shardings.shardings):
-            self.meshes.sharding(attr, op)  # a located error for an unknown mesh or axis
-            if isinstance(attr.mesh, SymbolRefAttr):
+            # (a located error for an unknown mesh or axis)
+            if self.meshes.sharding(attr, op) is not None and isinstance(attr.mesh, SymbolRefAttr):
                 name = attr.mesh.root_reference.data
                 self.grids[name].set_axis_names(list(self.meshes.axes[name]))
 
@@ -331,8 +335,10 @@ class _Import:
         del op.attributes[SDY_SHARDING]
         at = InsertPoint.after(op)
         for r, attr in zip(op.results, per.shardings, strict=True):
+            if (s := self.meshes.sharding(attr, op)) is None:
+                continue
             uses = list(r.uses)
-            sharding, shard = annotation(r, self.meshes.sharding(attr, op), False)
+            sharding, shard = annotation(r, s, False)
             self.rewriter.insert_op((sharding, shard), at)
             at = InsertPoint.after(shard)
             for use in uses:

@@ -57,3 +57,22 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
 }
 // CHECK-LABEL: func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:    func.return %a : tensor<8xf32>
+
+// -----
+
+// A scalar whose sharding jax.jit leaves unspecified (a Python float, a learning rate)
+// is laid out on Shardy's placeholder mesh `<[]>`: it says nothing, so the argument gets
+// no annotation and the placeholder goes.
+sdy.mesh @mesh = <["data"=2]>
+sdy.mesh @empty_mesh = <[]>
+func.func @main(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>}, %s: tensor<f32> {sdy.sharding = #sdy.sharding<@empty_mesh, []>}) -> tensor<8xf32> {
+  %0 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
+  %1 = stablehlo.multiply %x, %0 : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+// CHECK-LABEL: shard.grid @mesh(shape = 2)
+// CHECK-NOT:   @empty_mesh
+// CHECK:       func.func @main(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
+// CHECK-NEXT:    %0 = shard.sharding @mesh split_axes = {{\[\[}}0]] : !shard.sharding
+// CHECK-NEXT:    %1 = shard.shard %x to %0 : tensor<8xf32>
+// CHECK-NEXT:    %2 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
