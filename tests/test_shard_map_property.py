@@ -18,13 +18,11 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import xshard
-from xshard.jax import XShardCallError
 from xshard.testing.jax_programs import JaxProgram, mesh_2x4
 from xshard.testing.jit_comparison import max_error
 from xshard.testing.random_shard_maps import ShardMapProgram, shard_map_programs
@@ -70,18 +68,12 @@ def test_random_shard_maps_match_jax_jit(program: ShardMapProgram):
         event(f"unspecified result laid out as jax.jit's: {same}")
 
 
-# Programs xshard fails on, shortened to what still fails: found by the search, or by
+# Programs xshard failed on, shortened to what failed: found by the search, or by
 # probing ops next to the ones it draws.
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=XShardCallError,
-    reason="xshard.jit takes its mesh only from NamedShardings (in_shardings, out_shardings, "
-    "committed arguments), not from a shard_map's mesh: 'xshard.jit runs on one "
-    "jax.sharding.Mesh, named by NamedShardings ...; found 0'",
-)
 def test_a_shard_map_whose_mesh_no_sharding_names():
+    """xshard.jit took its mesh only from NamedShardings; the shard_map's is enough."""
     mesh = mesh_2x4()
 
     def f(x):

@@ -140,6 +140,16 @@ def test_a_new_shape_compiles_a_new_signature():
         ),
         (
             lambda g, p, x: g(p, x, x),
+            r"f\(p, x\) takes 2 required arguments, called with 3 positional and 0 keyword: "
+            r"too many positional arguments",
+        ),
+        (
+            lambda g, p, x: g(p),
+            r"f\(p, x\) takes 2 required arguments, called with 1 positional and 0 keyword: "
+            r"missing a required argument: 'x'",
+        ),
+        (
+            lambda g, p, x: g({"w": p["w"]}, x),
             r"in_shardings do not match the structure",
         ),
         (
@@ -152,7 +162,8 @@ def test_a_new_shape_compiles_a_new_signature():
             r"sharded P\(None, 'model'\)",
         ),
     ],
-    ids=["sharding", "shape", "structure", "compiled-shape", "compiled-sharding"],
+    ids=["sharding", "shape", "extra", "missing", "structure", "compiled-shape",
+         "compiled-sharding"],
 )
 def test_a_call_that_does_not_fit_names_the_argument(call, message):
     f, params, x, shardings = _mlp()

@@ -16,7 +16,7 @@ _EXPORTS = {
     "import_function": "xshard.jax.importer",
     "lower_to_text": "xshard.jax.importer",
     "module_text": "xshard.jax.importer",
-    "XShardCallError": "xshard.jax.sharded_jit",
+    "XShardCallError": "xshard.jax.errors",
     "jit": "xshard.jax.sharded_jit",
 }
 
@@ -24,6 +24,7 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from xshard.jax.errors import BridgeError as BridgeError
+    from xshard.jax.errors import XShardCallError as XShardCallError
     from xshard.jax.importer import import_function as import_function
     from xshard.jax.importer import lower_to_text as lower_to_text
     from xshard.jax.importer import module_text as module_text
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from xshard.jax.runtime import compile_spmd as compile_spmd
     from xshard.jax.runtime import run_global as run_global
     from xshard.jax.runtime import run_spmd as run_spmd
-    from xshard.jax.sharded_jit import XShardCallError as XShardCallError
     from xshard.jax.sharded_jit import jit as jit
 
 

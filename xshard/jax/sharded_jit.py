@@ -1,15 +1,16 @@
 """`xshard.jit`: a drop-in for `jax.jit` whose per-device program is xshard's.
 
-`xshard.jit(fn, in_shardings=..., out_shardings=...)` takes what `jax.jit` takes (the
-same NamedShardings on the same Mesh) and is called like it: jax.Arrays in, jax.Arrays
-out, laid out as `out_shardings` asks. Under it, JAX lowers `fn` with those shardings;
-xshard imports that text, propagates, partitions and simplifies it (`xshard-spmd`), and
-the per-device StableHLO it prints is called from a `jax.jit` of a `shard_map` over the
-whole mesh (a primitive whose lowering is that program, `_PER_DEVICE`). So JAX's own
-dispatch runs each call: inputs already on the mesh with the right sharding are used
-in place, nothing goes through the host, and one compiled executable serves each input
-signature (shapes and dtypes), as with `jax.jit`. Multi-process runs (`jax.distributed`)
-work the same way: it is JAX's engine.
+`xshard.jit(fn, in_shardings=..., out_shardings=..., static_argnums=...,
+donate_argnums=..., ...)` takes what `jax.jit` takes and is called like it: jax.Arrays
+(and Python scalars) in, jax.Arrays out, laid out as `out_shardings` asks. Under it,
+JAX lowers `fn` with those options; xshard imports that text, propagates, partitions
+and simplifies it (`xshard-spmd`), and the per-device StableHLO it prints is called
+from a `jax.jit` of a `shard_map` over the whole mesh (a primitive whose lowering is
+that program, `_PER_DEVICE`). So JAX's own dispatch runs each call: inputs already on
+the mesh with the right sharding are used in place, nothing goes through the host,
+donated buffers are given to the outputs, and one compiled executable serves each
+input signature (static arguments, shapes, dtypes), as with `jax.jit`. Multi-process
+runs (`jax.distributed`) work the same way: it is JAX's engine.
 
 The `shard_map`'s specs are the layouts xshard's partition gives the function's
 boundary (read before export); the outer `jax.jit` asks for the requested shardings
@@ -17,19 +18,30 @@ boundary (read before export); the outer `jax.jit` asks for the requested shardi
 honours argument and result annotations, and where they are not, JAX reshards. A
 boundary layout a `PartitionSpec` cannot say (partial, halos) is refused, never run.
 
+Called inside a trace (under `jax.jit`, `jax.grad`, `jax.vmap`, `lax.scan`), the
+function traces through as `jax.jit` does: it is `jax.jit` with the same options, so
+its shardings become constraints of the enclosing program, which its own compiler
+(xshard's, if it is an `xshard.jit` function) partitions. The mesh is the one the
+shardings name, the committed arguments', the one `jax.set_mesh` set, or a
+`shard_map`'s; with none, the program runs on one device.
+
 `f.lower(*args)` gives a `Lowered` whose `as_text()` is xshard's per-device program and
-whose `compile()` gives the `Compiled` the call runs. A call with an argument of the
-wrong structure, shape, dtype or sharding raises `XShardCallError` naming the argument
-(its path in the argument tree) and what was expected.
+whose `compile()` gives the `Compiled` the call runs. A call with a missing argument,
+or an argument of the wrong structure, shape, dtype or sharding, raises
+`XShardCallError` naming it. `xshard.jax.set_cache_dir` (or `XSHARD_CACHE_DIR`) keeps
+partitioned programs across processes (`compile_cache`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import jax
+import jax.extend.core
+import numpy as np
 from jax.extend.core import Primitive
 from jax.extend.mlir import ir
 from jax.extend.mlir.dialects import func as func_d
@@ -42,7 +54,19 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line, verify_located
 from xshard.dialects.shard import GridOp
-from xshard.jax.errors import BridgeError
+from xshard.jax import compile_cache
+from xshard.jax.call_args import (
+    Signature,
+    check_args,
+    describe,
+    flat_shardings,
+    is_sharding,
+    is_traced,
+    meshes_in,
+    paths,
+    with_mesh,
+)
+from xshard.jax.errors import BridgeError, XShardCallError
 from xshard.jax.importer import module_text
 from xshard.sharding.arrays import element_dtype
 from xshard.sharding.sharding import Sharding
@@ -55,11 +79,6 @@ from xshard.transforms.spmd_pipeline import (
 )
 
 __all__ = ["Compiled", "Function", "Lowered", "XShardCallError", "jit"]
-
-
-class XShardCallError(ValueError):
-    """An argument that does not fit what the function was lowered for."""
-
 
 # ---------------------------------------------------------------- the primitive
 
@@ -95,90 +114,27 @@ def _embeddable(module: ModuleOp) -> str:
     return module_text(module)
 
 
-# ---------------------------------------------------------------- argument trees
-
-
-def _is_sharding(x: Any) -> bool:
-    return isinstance(x, NamedSharding)
-
-
-def _flat_shardings(prefix: Any, tree: Any, what: str) -> list[NamedSharding | None]:
-    """One sharding (or None: unspecified) per leaf of `tree`, from a sharding or a
-    prefix tree of them, as `jax.jit` reads `in_shardings` and `out_shardings`."""
-    if prefix is None or _is_sharding(prefix):
-        return [prefix] * len(jax.tree.leaves(tree))
-    try:
-        per_subtree = jax.tree.map(
-            lambda s, sub: [s] * len(jax.tree.leaves(sub)),
-            prefix,
-            tree,
-            is_leaf=lambda x: x is None or _is_sharding(x),
-        )
-    except ValueError as err:
-        raise XShardCallError(f"{what} do not match the structure: {err}") from None
-    flat = jax.tree.leaves(per_subtree, is_leaf=lambda x: x is None or _is_sharding(x))
-    for s in flat:
-        if s is not None and not _is_sharding(s):
-            raise XShardCallError(f"{what} must be NamedShardings, got {s!r}")
-    return flat
-
-
-def _paths(tree: Any) -> list[str]:
-    """Each leaf's place in the argument tree, as a user writes it: `args[0]['w1']`."""
-    return [
-        "args" + "".join(_key(p) for p in path)
-        for path, _ in jax.tree_util.tree_flatten_with_path(tree)[0]
-    ]
-
-
-def _key(entry: Any) -> str:
-    if hasattr(entry, "idx"):
-        return f"[{entry.idx}]"
-    if hasattr(entry, "name"):
-        return f".{entry.name}"
-    return f"[{getattr(entry, 'key', entry)!r}]"
-
-
-def _describe(aval: Any, sharding: Any = None) -> str:
-    text = aval.str_short() if hasattr(aval, "str_short") else str(aval)
-    if isinstance(sharding, NamedSharding):
-        text += f" sharded {sharding.spec} on mesh {dict(sharding.mesh.shape)}"
-    return text
-
-
-def _check_args(
-    leaves: list[Any], paths: list[str], avals: list[Any] | None, shardings: list[Any]
-) -> None:
-    """Raise `XShardCallError` for the first leaf whose type or committed sharding is
-    not what the function takes (`avals` None: any type)."""
-    for i, (path, leaf, want) in enumerate(zip(paths, leaves, shardings, strict=True)):
-        aval = jax.typeof(leaf)
-        if avals is not None and (aval.shape, aval.dtype) != (avals[i].shape, avals[i].dtype):
-            raise XShardCallError(
-                f"{path} is {_describe(aval)}, expected {_describe(avals[i], want)}"
-            )
-        have = getattr(leaf, "sharding", None)
-        committed = getattr(leaf, "committed", False)
-        if want is not None and committed and isinstance(have, NamedSharding):
-            if not have.is_equivalent_to(want, aval.ndim):
-                raise XShardCallError(
-                    f"{path} is {_describe(aval, have)}, expected {_describe(aval, want)}"
-                )
-
-
 # ---------------------------------------------------------------- boundary layouts
 
+AxisNames = list[list[str]] | None
+"""A boundary layout by mesh axis names per dim (None: whole), as the cache keeps it."""
 
-def _spec(layout: Sharding | None, mesh: Mesh, what: str) -> P:
-    """The `PartitionSpec` of a boundary layout on the grid imported from `mesh`."""
+
+def _axis_names(layout: Sharding | None, mesh: Mesh, what: str) -> AxisNames:
+    """A boundary layout on the grid imported from `mesh`, by the mesh's axis names."""
     if layout is None:
-        return P()
+        return None
     if layout.partial_axes or layout.halo_sizes or layout.sharded_dims_offsets:
         raise BridgeError(
             f"xshard laid {what} out as {layout}, which a PartitionSpec cannot express"
         )
-    names = [tuple(mesh.axis_names[a] for a in axes) for axes in layout.split_axes]
-    return P(*(n[0] if len(n) == 1 else n or None for n in names))
+    return [[mesh.axis_names[a] for a in axes] for axes in layout.split_axes]
+
+
+def _spec(names: AxisNames) -> P:
+    if names is None:
+        return P()
+    return P(*(n[0] if len(n) == 1 else tuple(n) or None for n in names))
 
 
 def _check_grid(module: ModuleOp, mesh: Mesh) -> None:
@@ -193,19 +149,35 @@ def _check_grid(module: ModuleOp, mesh: Mesh) -> None:
         )
 
 
+def _shard_map_meshes(jaxpr: Any) -> set[Mesh]:
+    """The concrete meshes of the `shard_map`s in `jaxpr`, nested ones included."""
+    found: set[Mesh] = set()
+    for eqn in jaxpr.eqns:
+        mesh = eqn.params.get("mesh")
+        if eqn.primitive.name == "shard_map" and isinstance(mesh, Mesh):
+            found.add(mesh)
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            found |= _shard_map_meshes(sub)
+    return found
+
+
 # ---------------------------------------------------------------- stages
 
 
 @dataclass
 class Compiled:
-    """A compiled call for one input signature: `compiled(*args)` runs it."""
+    """A compiled call for one input signature: `compiled(*args, **kwargs)` runs it on
+    the dynamic arguments (static ones were fixed when lowering, as with `jax.jit`)."""
 
     lowered: Lowered
     executable: Any = field(repr=False)
-    """JAX's compiled `jit(shard_map(...))`, called with the flat arguments."""
+    """JAX's compiled `jit(shard_map(...))`, called with the flat dynamic arguments."""
 
-    def __call__(self, *args: Any) -> Any:
-        leaves, tree = jax.tree.flatten(args)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.call(jax.tree.flatten((args, kwargs)))
+
+    def call(self, flat: tuple[list[Any], Any]) -> Any:
+        leaves, tree = flat
         try:
             outs = self.executable(*leaves)
         except (TypeError, ValueError) as err:
@@ -231,25 +203,40 @@ class Compiled:
 class Lowered:
     """`fn` lowered for one input signature, and partitioned by xshard."""
 
-    module: ModuleOp = field(repr=False)
-    """xshard's per-device StableHLO module (what `as_text` prints)."""
+    entry: compile_cache.Entry = field(repr=False)
+    """xshard's per-device program and its boundary (what the cache keeps)."""
     mesh: Mesh
     in_tree: Any
+    """The dynamic arguments' structure, `(positional, keyword)`."""
     in_avals: list[Any]
     in_paths: list[str]
     in_shardings: list[NamedSharding]
     """What the call takes: the requested shardings, else xshard's layouts."""
-    in_specs: list[P]
-    """The layouts xshard's per-device program reads its arguments in."""
     out_tree: Any
     out_shardings: list[NamedSharding]
     """What the call returns: the requested shardings, else xshard's layouts."""
-    out_specs: list[P]
-    """The layouts xshard's per-device program returns its results in."""
+    donated: list[bool]
+    """Per dynamic argument, whether its buffer is donated."""
+    compiler_options: dict[str, Any] | None = None
+
+    @property
+    def in_specs(self) -> list[P]:
+        """The layouts xshard's per-device program reads its arguments in."""
+        return [_spec(n) for n in self.entry.in_specs]
+
+    @property
+    def out_specs(self) -> list[P]:
+        """The layouts xshard's per-device program returns its results in."""
+        return [_spec(n) for n in self.entry.out_specs]
+
+    @cached_property
+    def module(self) -> ModuleOp:
+        """xshard's per-device StableHLO module, parsed from `as_text` when asked for."""
+        return LocatingParser(xshard_context(), self.entry.text, "<xshard>").parse_module()
 
     def as_text(self) -> str:
         """xshard's per-device program, as XLA compiles it."""
-        return module_text(self.module)
+        return self.entry.text
 
     def collectives(self) -> dict[str, tuple[int, int]]:
         """Per collective kind of the per-device program: (count, bytes on one device)."""
@@ -257,13 +244,11 @@ class Lowered:
 
     def compile(self) -> Compiled:
         """The per-device program compiled by XLA inside `jit(shard_map(...))`."""
-        main = entry_function(self.module)
         out_avals = tuple(
-            jax.core.ShapedArray(tuple(t.get_shape()), element_dtype(t.element_type, main))
-            for t in main.function_type.outputs.data
-            if isinstance(t, TensorType)
+            jax.core.ShapedArray(tuple(shape), np.dtype(dtype))
+            for shape, dtype in self.entry.out_avals
         )
-        text = _embeddable(self.module)
+        text = self.entry.embeddable
 
         def body(*xs: Any) -> Any:
             return tuple(_PER_DEVICE.bind(*xs, text=text, out_avals=out_avals))
@@ -279,7 +264,9 @@ class Lowered:
             mapped,
             in_shardings=tuple(self.in_shardings),
             out_shardings=tuple(self.out_shardings),
+            donate_argnums=tuple(i for i, d in enumerate(self.donated) if d),
             keep_unused=True,
+            compiler_options=self.compiler_options,
         )
         avals = [
             jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=s, weak_type=a.weak_type)
@@ -298,7 +285,7 @@ class Lowered:
                 f"the arguments' structure {tree} is not the one this function was "
                 f"compiled for, {self.in_tree}"
             ) from None
-        _check_args(leaves, self.in_paths, self.in_avals, self.in_shardings)
+        check_args(leaves, self.in_paths, self.in_avals, self.in_shardings)
         raise XShardCallError(f"the call does not fit what was compiled: {err}") from None
 
 
@@ -309,42 +296,74 @@ class Function:
     fn: Callable[..., Any]
     in_shardings: Any
     out_shardings: Any
+    jit_options: dict[str, Any]
+    """`jax.jit`'s other options, as given (static and donated arguments, ...)."""
     options: dict[str, Any]
     """`xshard-spmd`'s options; `target` defaults to the mesh's platform."""
     _cache: dict[Any, Compiled] = field(default_factory=dict, repr=False)
-    _last: Compiled | None = field(default=None, repr=False)
-    """The signature called last, tried first."""
+    _last: tuple[Any, Compiled] | None = field(default=None, repr=False)
+    """The signature called last (structure and static arguments) and its call, tried
+    first."""
 
-    def __call__(self, *args: Any) -> Any:
-        leaves, tree = jax.tree.flatten(args)
-        last = self._last
-        if last is not None and tree == last.lowered.in_tree:
+    @cached_property
+    def signature(self) -> Signature:
+        return Signature.of(
+            self.fn, self.jit_options.get("static_argnums"), self.jit_options.get("static_argnames")
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.signature.check(args, kwargs)
+        dynamic, dyn_kwargs, static = self.signature.split(args, kwargs)
+        leaves, tree = jax.tree.flatten((dynamic, dyn_kwargs))
+        if is_traced(leaves):
+            return self.as_jax_jit()(*args, **kwargs)
+        if self._last is not None and self._last[0] == (tree, static):
             # The fast path: XLA's executable checks types and shardings itself.
+            compiled = self._last[1]
             try:
-                outs = last.executable(*leaves)
+                outs = compiled.executable(*leaves)
             except (TypeError, ValueError):
                 pass
             else:
-                return jax.tree.unflatten(last.lowered.out_tree, outs)
+                return jax.tree.unflatten(compiled.lowered.out_tree, outs)
         signature = _typed if self._all_shardings_given() else _typed_and_placed
-        key = (tree, *map(signature, leaves))
+        key = (tree, static, *map(signature, leaves))
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._cache[key] = self._compile_new(args, leaves, tree)
-        self._last = compiled
-        return compiled(*args)
+            compiled = self._cache[key] = self._compile_new(args, kwargs, leaves, tree)
+        self._last = ((tree, static), compiled)
+        return compiled.call((leaves, tree))
+
+    def as_jax_jit(self, **overrides: Any) -> Any:
+        """`jax.jit` of `fn` with the same options: what a traced call is (the module
+        docstring), and (keeping every argument) what JAX lowers for xshard."""
+        return jax.jit(
+            self.fn,
+            in_shardings=with_mesh(self.in_shardings, "in_shardings"),
+            out_shardings=with_mesh(self.out_shardings, "out_shardings"),
+            **{**self.jit_options, **overrides},
+        )
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The results' shapes, dtypes and shardings, as `jax.jit(...).eval_shape` gives
+        them (nothing is compiled)."""
+        return self.as_jax_jit().eval_shape(*args, **kwargs)
 
     def _all_shardings_given(self) -> bool:
         """Whether `in_shardings` fixes every argument's layout, so that a committed
         argument's own sharding is checked, not specialized on."""
         given = jax.tree.leaves(self.in_shardings, is_leaf=lambda x: x is None)
-        return self.in_shardings is not None and all(map(_is_sharding, given))
+        return self.in_shardings is not None and all(
+            is_sharding(s) or isinstance(s, P) for s in given
+        )
 
-    def _compile_new(self, args: tuple[Any, ...], leaves: list[Any], tree: Any) -> Compiled:
+    def _compile_new(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], leaves: list[Any], tree: Any
+    ) -> Compiled:
         """Lower and compile a new signature; if JAX cannot trace `fn` at it, say which
         arguments differ from a signature already compiled, as well as why."""
         try:
-            return self.lower(*args).compile()
+            return self.lower(*args, **kwargs).compile()
         except (TypeError, ValueError) as err:
             earlier = [c.lowered for c in self._cache.values() if c.lowered.in_tree == tree]
             if not earlier or isinstance(err, XShardCallError):
@@ -352,7 +371,7 @@ class Function:
             before = earlier[0]
             now = [jax.typeof(leaf) for leaf in leaves]
             changed = [
-                f"{path} is {_describe(aval)}, compiled for {_describe(was)}"
+                f"{path} is {describe(aval)}, compiled for {describe(was)}"
                 for path, aval, was in zip(before.in_paths, now, before.in_avals, strict=True)
                 if (aval.shape, aval.dtype) != (was.shape, was.dtype)
             ]
@@ -362,89 +381,113 @@ class Function:
                 f"{'; '.join(changed)}, and fn does not trace at the new types: {err}"
             ) from err
 
-    def lower(self, *args: Any) -> Lowered:
-        """`fn` lowered by JAX with its shardings, then through xshard's pipeline."""
-        leaves, in_tree = jax.tree.flatten(args)
-        paths = _paths(args)
-        requested = _flat_shardings(self.in_shardings, args, "in_shardings")
-        _check_args(leaves, paths, None, requested)
-        lowered = jax.jit(
-            self.fn,
-            in_shardings=self.in_shardings,
-            out_shardings=self.out_shardings,
-            keep_unused=True,
-        ).lower(*args)
-        mesh = self._mesh(leaves)
-        module, arg_layouts, result_layouts = self._partition(lowered.as_text(), mesh)
-        out_tree = jax.tree.structure(lowered.out_info)
-        in_specs = [
-            _spec(layout, mesh, path) for layout, path in zip(arg_layouts, paths, strict=True)
-        ]
-        out_specs = [_spec(layout, mesh, f"result {i}") for i, layout in enumerate(result_layouts)]
-        wanted = _flat_shardings(self.out_shardings, lowered.out_info, "out_shardings")
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """`fn` lowered by JAX with its options, then through xshard's pipeline."""
+        self.signature.check(args, kwargs)
+        dynamic, dyn_kwargs, _ = self.signature.split(args, kwargs)
+        leaves, in_tree = jax.tree.flatten((dynamic, dyn_kwargs))
+        names = paths((dynamic, dyn_kwargs))
+        in_shardings = with_mesh(self.in_shardings, "in_shardings")
+        requested = flat_shardings(in_shardings, dynamic, "in_shardings")
+        requested += [None] * (len(leaves) - len(requested))  # keyword arguments
+        check_args(leaves, names, None, requested)
+        traced = self.as_jax_jit(keep_unused=True).trace(*args, **kwargs)
+        lowered = traced.lower()
+        mesh = self._mesh(leaves, traced.jaxpr)
+        entry = self._partition(lowered.as_text(), mesh)
+        wanted = flat_shardings(
+            with_mesh(self.out_shardings, "out_shardings"), lowered.out_info, "out_shardings"
+        )
         return Lowered(
-            module,
+            entry,
             mesh,
             in_tree,
             [jax.typeof(x) for x in leaves],
-            paths,
-            _or_layouts(requested, in_specs, mesh),
-            in_specs,
-            out_tree,
-            _or_layouts(wanted, out_specs, mesh),
-            out_specs,
+            names,
+            _or_layouts(requested, entry.in_specs, mesh),
+            jax.tree.structure(lowered.out_info),
+            _or_layouts(wanted, entry.out_specs, mesh),
+            [a.donated for a in jax.tree.leaves(lowered.args_info)],
+            self.jit_options.get("compiler_options"),
         )
 
-    def _mesh(self, leaves: list[Any]) -> Mesh:
-        """The mesh of the shardings asked for, else of the committed arguments."""
-        found = [
-            *jax.tree.leaves(self.in_shardings, is_leaf=_is_sharding),
-            *jax.tree.leaves(self.out_shardings, is_leaf=_is_sharding),
-            *(getattr(x, "sharding", None) for x in leaves if getattr(x, "committed", False)),
-        ]
-        meshes = {s.mesh for s in found if isinstance(s, NamedSharding)}
-        if len(meshes) != 1:
+    def _mesh(self, leaves: list[Any], jaxpr: Any) -> Mesh:
+        """The mesh of the shardings asked for, else of the committed arguments, else the
+        one `jax.set_mesh` set, else a `shard_map`'s; with none, one device."""
+        found = meshes_in(
+            [
+                *jax.tree.leaves(with_mesh(self.in_shardings, "in_shardings"), is_leaf=is_sharding),
+                *jax.tree.leaves(
+                    with_mesh(self.out_shardings, "out_shardings"), is_leaf=is_sharding
+                ),
+                *(getattr(x, "sharding", None) for x in leaves if getattr(x, "committed", False)),
+            ]
+        )
+        if not found:
+            context = jax.sharding.get_mesh()
+            found = {context} if context is not None and context.axis_names else set()
+        if not found:
+            found = _shard_map_meshes(jaxpr.jaxpr)
+        if len(found) > 1:
             raise XShardCallError(
-                "xshard.jit runs on one jax.sharding.Mesh, named by NamedShardings in "
-                f"in_shardings, out_shardings or on the arguments; found {len(meshes)}"
+                "xshard.jit runs on one jax.sharding.Mesh; the shardings, arguments and "
+                f"shard_maps name {len(found)}"
             )
-        return meshes.pop()
+        if found:
+            return found.pop()
+        device = self.jit_options.get("device") or jax.devices(self.jit_options.get("backend"))[0]
+        return Mesh(np.array([device]), ("device",))
 
     def _pipeline(self, mesh: Mesh) -> SpmdPipelinePass:
         platform = mesh.devices.flat[0].platform
         target = "gpu" if platform in ("gpu", "cuda", "rocm") else "cpu"
         return SpmdPipelinePass(**{"target": target, **self.options})
 
-    def _partition(
-        self, text: str, mesh: Mesh
-    ) -> tuple[ModuleOp, list[Sharding | None], list[Sharding | None]]:
-        """xshard's per-device module of JAX's `text`, and the layouts its partition
-        gave the boundary."""
+    def _partition(self, text: str, mesh: Mesh) -> compile_cache.Entry:
+        """xshard's per-device program of JAX's `text` and its boundary layouts, from the
+        persistent cache when it holds them."""
+        name = compile_cache.key(text, self.options, mesh)
+        if (entry := compile_cache.load(name)) is not None:
+            return entry
         ctx = xshard_context()
-        name = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
+        where = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
         phases = self._pipeline(mesh).passes()
         first = len(import_passes())
         try:
-            module = LocatingParser(ctx, text, name).parse_module()
+            module = LocatingParser(ctx, text, where).parse_module()
             verify_located(module)
             for phase in phases[:first]:
                 phase.apply(ctx, module)
             _check_grid(module, mesh)
-            layouts = partition_recording_boundary(phases[first:], ctx, module)
+            arg_layouts, result_layouts = partition_recording_boundary(phases[first:], ctx, module)
         except BAD_INPUT as err:
             raise BridgeError(
-                f"xshard cannot partition the program:\n{error_line(err, name)}"
+                f"xshard cannot partition the program:\n{error_line(err, where)}"
             ) from None
-        return module, *layouts
+        main = entry_function(module)
+        entry = compile_cache.Entry(
+            module_text(module),
+            _embeddable(module),
+            [_axis_names(s, mesh, f"argument {i}") for i, s in enumerate(arg_layouts)],
+            [_axis_names(s, mesh, f"result {i}") for i, s in enumerate(result_layouts)],
+            [
+                (list(t.get_shape()), str(element_dtype(t.element_type, main)))
+                for t in main.function_type.outputs.data
+                if isinstance(t, TensorType)
+            ],
+        )
+        compile_cache.store(name, entry)
+        return entry
 
 
 def _or_layouts(
-    requested: list[NamedSharding | None], specs: list[P], mesh: Mesh
+    requested: list[NamedSharding | None], layouts: list[AxisNames], mesh: Mesh
 ) -> list[NamedSharding]:
     """The requested shardings, xshard's layouts where none was: where the two differ
     (they should not: xshard honours the annotations), JAX reshards around the call."""
     return [
-        want or NamedSharding(mesh, spec) for want, spec in zip(requested, specs, strict=True)
+        want or NamedSharding(mesh, _spec(names))
+        for want, names in zip(requested, layouts, strict=True)
     ]
 
 
@@ -460,18 +503,47 @@ def _typed_and_placed(leaf: Any) -> Any:
     return _typed(leaf), sharding
 
 
+_NOT_GIVEN: Any = object()
+
+
 def jit(
-    fn: Callable[..., Any],
+    fn: Callable[..., Any] = _NOT_GIVEN,
+    /,
     *,
     in_shardings: Any = None,
     out_shardings: Any = None,
+    static_argnums: int | tuple[int, ...] | None = None,
+    static_argnames: str | tuple[str, ...] | None = None,
+    donate_argnums: int | tuple[int, ...] | None = None,
+    donate_argnames: str | tuple[str, ...] | None = None,
+    keep_unused: bool = False,
+    device: Any = None,
+    backend: str | None = None,
+    inline: bool = False,
+    compiler_options: dict[str, Any] | None = None,
     **pipeline_options: Any,
-) -> Function:
-    """`jax.jit(fn, in_shardings=..., out_shardings=...)`, partitioned by xshard.
+) -> Any:
+    """`jax.jit(fn, ...)`, partitioned by xshard; every option has `jax.jit`'s meaning,
+    and without `fn` it is a decorator, as `jax.jit`.
 
     As with `jax.jit`, a None sharding is unspecified: an argument's comes from the
-    committed array passed, a result's is the layout xshard gives it. `pipeline_options`
-    are `xshard-spmd`'s (`strategy`, `simplify`, ...); the target is the mesh's
-    platform unless `target` says otherwise."""
+    committed array passed, a result's is the layout xshard gives it; a bare
+    `PartitionSpec` is on the mesh `jax.set_mesh` set. `keep_unused` changes nothing
+    the call returns (xshard's program keeps every argument). `pipeline_options` are
+    `xshard-spmd`'s (`strategy`, `simplify`, ...); the target is the mesh's platform
+    unless `target` says otherwise."""
     SpmdPipelinePass(**pipeline_options)  # an unknown option is a TypeError here
-    return Function(fn, in_shardings, out_shardings, pipeline_options)
+    options = {
+        "static_argnums": static_argnums,
+        "static_argnames": static_argnames,
+        "donate_argnums": donate_argnums,
+        "donate_argnames": donate_argnames,
+        "keep_unused": keep_unused,
+        "device": device,
+        "backend": backend,
+        "inline": inline,
+        "compiler_options": compiler_options,
+    }
+    if fn is _NOT_GIVEN:
+        return lambda f: Function(f, in_shardings, out_shardings, options, pipeline_options)
+    return Function(fn, in_shardings, out_shardings, options, pipeline_options)

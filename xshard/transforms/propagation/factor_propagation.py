@@ -181,7 +181,9 @@ class FactorPropagation:
         written there: a long program repeats a few layouts thousands of times."""
 
     def _grid(self) -> Grid | None:
+        """The one grid the function's annotations, and its manual computations, name."""
         names = {op.grid.root_reference.data for op in self.ops if isinstance(op, ShardingOp)}
+        names |= {flow.grid for flow in self.flows.values() if flow.grid is not None}
         if not names:
             return None
         if len(names) > 1:
