@@ -8,7 +8,7 @@ partially manual on a 2x4 or 2x2x2 mesh, with collectives, reductions, `lax.cond
 into and out of it. A refusal (`BridgeError`, `XShardCallError`) fails the test as a
 wrong number does. The default run draws 30 programs, the same ones every run;
 `--hypothesis-profile=long` draws 300 fresh ones (docs/testing.md). Programs xshard
-fails on stay below as strict xfails, so that a fix shows up.
+failed on stay below as plain tests.
 """
 
 from __future__ import annotations
