@@ -17,6 +17,7 @@ _EXPORTS = {
     "lower_to_text": "xshard.jax.importer",
     "module_text": "xshard.jax.importer",
     "XShardCallError": "xshard.jax.errors",
+    "set_cache_dir": "xshard.jax.compile_cache",
     "jit": "xshard.jax.sharded_jit",
 }
 
@@ -24,6 +25,7 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from xshard.jax.errors import BridgeError as BridgeError
+    from xshard.jax.compile_cache import set_cache_dir as set_cache_dir
     from xshard.jax.errors import XShardCallError as XShardCallError
     from xshard.jax.importer import import_function as import_function
     from xshard.jax.importer import lower_to_text as lower_to_text
