@@ -3,7 +3,8 @@ program a random search has failed on, run on N simulated devices and match one 
 
 The property: for a program drawn by `xshard.testing.random_programs.programs` (a DAG
 of StableHLO ops with random split and partial annotations on arguments,
-intermediates and results, on a 1-D or 2-D grid), `run_module` under either argument
+intermediates and results, on a 1-D or 2-D grid; some with `while` loops and `case`
+ops whose regions hold ops and annotations too), `run_module` under either argument
 mode, either propagation strategy and any traversal, or without propagation,
 partitions it (no refusal, no crash) and its results equal the one-device program's. The default run draws 100
 programs, reproducibly; `pytest tests/test_partition_property.py
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.jax.run import run_module
+from xshard.testing.program_builder import Program
 from xshard.testing.random_programs import programs
 
 FILECHECK = Path(__file__).parent / "filecheck"
@@ -40,6 +42,8 @@ def run(text: str, devices: int, **options):
 def test_random_programs_match_one_device(program, mode, traversal, strategy, propagate):
     event(f"grid {'x'.join(map(str, program.grid))}")
     event(f"partial axes: {program.has_partial}")
+    for feature in sorted(program.features):
+        event(feature)
     report = run(
         program.text,
         program.devices,
@@ -47,25 +51,54 @@ def test_random_programs_match_one_device(program, mode, traversal, strategy, pr
         traversal=traversal,
         strategy=strategy,
         propagate=propagate,
+        inputs=program.inputs(),
     )
     assert report.match, f"max |error| {report.max_abs_error}\n{program.text}"
 
 
-def test_generator_covers_partial_axes():
-    """At least 30% of the drawn programs carry partial axes somewhere."""
-    seen: list[bool] = []
+def _drawn(n: int = 300) -> list[Program]:
+    """The first `n` programs of the reproducible draw."""
+    seen: list[Program] = []
 
-    @settings(max_examples=300, derandomize=True, database=None, deadline=None)
+    @settings(max_examples=n, derandomize=True, database=None, deadline=None)
     @given(programs())
     def draw(program):
-        seen.append(program.has_partial)
+        seen.append(program)
 
     draw()
-    assert sum(seen) / len(seen) >= 0.3
+    return seen
+
+
+def test_generator_covers_partial_axes():
+    """At least 30% of the drawn programs carry partial axes somewhere."""
+    seen = _drawn()
+    assert sum(p.has_partial for p in seen) / len(seen) >= 0.3
+
+
+def test_generator_covers_regions():
+    """Loops and branches are a good share of the drawn programs, with what JAX lowers
+    into them (scan's stacked operands, fori_loop's dynamic bound, accumulators, a case
+    in a loop body) and annotations, partial ones included, inside their regions."""
+    seen = _drawn()
+
+    def share(feature: str) -> float:
+        return sum(feature in p.features for p in seen) / len(seen)
+
+    regions = sum(bool({"while", "case"} & p.features) for p in seen) / len(seen)
+    assert regions >= 0.3
+    assert share("while") >= 0.2 and share("case") >= 0.1
+    assert share("dynamic bound") >= 0.05 and share("stacked operand") >= 0.1
+    assert share("gradient accumulator") >= 0.03 and share("stacked output") >= 0.05
+    assert share("nested region") >= 0.02
+    assert share("annotation in region") >= 0.2
+    assert share("partial annotation in region") >= 0.1
+    for p in seen:  # every loop bound and branch index runs with a small value
+        assert all(0 <= v <= 4 for v in p.integers.values())
 
 
 # Programs xshard once got wrong: the issue's two patterns, then what the random
-# search found (shortened), then one written to pin the max/sum distinction.
+# search found (shortened), then one written to pin the max/sum distinction, then what
+# the search found in regions.
 REGRESSIONS = {
     # A partial argument multiplied by itself: reduced once, then squared.
     "square_of_partial": """
@@ -129,17 +162,114 @@ func.func @main(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = stablehlo.add %m, %t : tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }""",
+    # Found (a refusal): one value yielded for two case results of different layouts;
+    # each branch must yield it resharded once per result.
+    "case_yields_one_value_twice": """
+shard.grid @g(shape = 4)
+func.func @main(%x: tensor<4x2xf32>, %k: tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %s = shard.sharding @g split_axes = [[0], []] : !shard.sharding
+  %xs = shard.shard %x to %s : tensor<4x2xf32>
+  %r:2 = "stablehlo.case"(%k) ({
+    stablehlo.return %xs, %xs : tensor<4x2xf32>, tensor<4x2xf32>
+  }, {
+    %t = stablehlo.tanh %xs : tensor<4x2xf32>
+    stablehlo.return %t, %t : tensor<4x2xf32>, tensor<4x2xf32>
+  }) : (tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  %rep = shard.sharding @g split_axes = [[], []] : !shard.sharding
+  %r1 = shard.shard %r#1 to %rep : tensor<4x2xf32>
+  func.return %r#0, %r1 : tensor<4x2xf32>, tensor<4x2xf32>
+}""",
+    # Found (a refusal): the same for two loop carries of different layouts.
+    "while_yields_one_value_twice": """
+shard.grid @g(shape = 4)
+func.func @main(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %s = shard.sharding @g split_axes = [[0], []] : !shard.sharding
+  %xs = shard.shard %x to %s : tensor<4x2xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:3 = stablehlo.while(%i = %c0, %a = %xs, %b = %x) : tensor<i32>, tensor<4x2xf32>, tensor<4x2xf32>
+  cond {
+    %n = stablehlo.constant dense<2> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %t = stablehlo.tanh %a : tensor<4x2xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %j, %t, %t : tensor<i32>, tensor<4x2xf32>, tensor<4x2xf32>
+  }
+  %rep = shard.sharding @g split_axes = [[], []] : !shard.sharding
+  %r1 = shard.shard %w#2 to %rep : tensor<4x2xf32>
+  func.return %w#1, %r1 : tensor<4x2xf32>, tensor<4x2xf32>
+}""",
+    # Found (a crash of the upstream strategy): an argument annotated inside a region.
+    "argument_annotated_in_a_branch": """
+shard.grid @g(shape = 2x4)
+func.func @main(%x: tensor<4xf32>, %y: tensor<8xf32>, %k: tensor<i32>) -> tensor<4xf32> {
+  %r = "stablehlo.case"(%k) ({
+    stablehlo.return %x : tensor<4xf32>
+  }, {
+    %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+    %y1 = shard.shard %y to %s annotate_for_users : tensor<8xf32>
+    %t = stablehlo.slice %y1 [0:4] : (tensor<8xf32>) -> tensor<4xf32>
+    stablehlo.return %t : tensor<4xf32>
+  }) : (tensor<i32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}""",
+    # Found (a crash of the upstream strategy): one value annotated twice, its later
+    # annotation must not become the operand of the earlier one.
+    "two_result_annotations_of_one_value": """
+shard.grid @g(shape = 4)
+func.func @main(%x: tensor<8xf32>) -> (tensor<f32>, tensor<f32>) {
+  %s = shard.sharding @g split_axes = [[]] : !shard.sharding
+  %xs = shard.shard %x to %s : tensor<8xf32>
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %r = stablehlo.reduce(%xs init: %z) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  %m = shard.sharding @g split_axes = [] partial = max [0] : !shard.sharding
+  %r1 = shard.shard %r to %m : tensor<f32>
+  %rep = shard.sharding @g split_axes = [] : !shard.sharding
+  %r2 = shard.shard %r to %rep : tensor<f32>
+  func.return %r1, %r2 : tensor<f32>, tensor<f32>
+}""",
+    # Found (a crash in shard-simplify): a loop state annotated for the body's users and
+    # written, as it enters, into a stacked output carried partial.
+    "loop_state_into_partial_stacked_output": """
+shard.grid @g(shape = 2x2)
+func.func @main(%x: tensor<2x4xf32>, %b: tensor<4x2x4xf32>) -> tensor<4x2x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:3 = stablehlo.while(%i = %c0, %h = %x, %buf = %b) : tensor<i32>, tensor<2x4xf32>, tensor<4x2x4xf32>
+  cond {
+    %n = stablehlo.constant dense<2> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %s = shard.sharding @g split_axes = [[], [1]] : !shard.sharding
+    %h1 = shard.shard %h to %s annotate_for_users : tensor<2x4xf32>
+    %y = stablehlo.reshape %h : (tensor<2x4xf32>) -> tensor<1x2x4xf32>
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %u = stablehlo.dynamic_update_slice %buf, %y, %i, %z, %z : (tensor<4x2x4xf32>, tensor<1x2x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x4xf32>
+    %p = shard.sharding @g split_axes = [[], [], []] partial = sum [0] : !shard.sharding
+    %u1 = shard.shard %u to %p : tensor<4x2x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %j, %h1, %u1 : tensor<i32>, tensor<2x4xf32>, tensor<4x2x4xf32>
+  }
+  func.return %w#2 : tensor<4x2x4xf32>
+}""",
 }
 
 
 @pytest.mark.parametrize("name", sorted(REGRESSIONS))
 @pytest.mark.parametrize("mode", ["partitioned", "global"])
-@pytest.mark.parametrize("propagate", [True, False], ids=["propagated", "partition-only"])
-def test_regression(name, mode, propagate):
+@pytest.mark.parametrize(
+    ("propagate", "strategy"),
+    [(True, "aggressive"), (True, "upstream"), (False, "aggressive")],
+    ids=["propagated", "upstream", "partition-only"],
+)
+def test_regression(name, mode, propagate, strategy):
     text = REGRESSIONS[name]
     grid = text.split("shape = ")[1].split(")")[0]
     devices = eval(grid.replace("x", "*"))  # noqa: S307 (a literal like 2x4)
-    report = run(text, devices, arguments=mode, propagate=propagate)
+    report = run(text, devices, arguments=mode, propagate=propagate, strategy=strategy)
     assert report.match, report.max_abs_error
 
 

@@ -1,7 +1,8 @@
 """The pieces random programs are built from: values, shardings and annotations.
 
 `Builder` writes a function body line by line, drawing every choice from a hypothesis
-`draw`; `xshard.testing.random_programs` adds the ops on top of it.
+`draw`; `xshard.testing.random_regions` adds `while` and `case` on top of it and
+`xshard.testing.random_programs` the other ops.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import prod
 
+import numpy as np
 from hypothesis import strategies as st
 
 Shape = tuple[int, ...]
@@ -27,10 +29,11 @@ class Value:
     shape: Shape
     magnitude: float
     """A rough bound of |value|, so ops that would overflow are not drawn."""
+    element: str = "f32"
 
     @property
     def type(self) -> str:
-        return tensor_type(self.shape)
+        return tensor_type(self.shape, self.element)
 
 
 def tensor_type(shape: Shape, element: str = "f32") -> str:
@@ -43,10 +46,27 @@ class Program:
     grid: Shape
     has_partial: bool
     ops: int
+    args: tuple[Value, ...] = ()
+    integers: dict[int, int] = field(default_factory=dict)
+    """The value each i32 argument (a loop bound, a branch index) is run with: drawn
+    with the program, small, so that loops make few trips."""
+    features: frozenset[str] = frozenset()
+    """What the program holds beyond straight-line ops (`while`, `case`, ...)."""
 
     @property
     def devices(self) -> int:
         return prod(self.grid)
+
+    def inputs(self, seed: int = 0) -> list[np.ndarray]:
+        """The arguments: floats standard normal (as `random_inputs` draws them), each
+        integer its drawn value."""
+        rng = np.random.default_rng(seed)
+        return [
+            np.asarray(self.integers[i], np.int32)
+            if i in self.integers
+            else rng.standard_normal(a.shape).astype(np.float32)
+            for i, a in enumerate(self.args)
+        ]
 
 
 @dataclass
@@ -59,6 +79,10 @@ class Builder:
     counter: int = 0
     ops: int = 0
     has_partial: bool = False
+    integers: dict[int, int] = field(default_factory=dict)
+    features: set[str] = field(default_factory=set)
+    depth: int = 0
+    """How many regions the lines being written are nested in."""
 
     def fresh(self, prefix: str = "v") -> str:
         self.counter += 1
@@ -76,6 +100,13 @@ class Builder:
         value = Value(f"%a{len(self.args)}", shape, 3.0)
         self.args.append(value)
         self.values.append(value)
+        return value
+
+    def new_int_arg(self) -> Value:
+        """An i32 scalar argument, run with a value in [0, 4]; no float op reads it."""
+        value = Value(f"%a{len(self.args)}", (), 0.0, "i32")
+        self.integers[len(self.args)] = self.draw(st.integers(0, 4))
+        self.args.append(value)
         return value
 
     # ---------------------------------------------------------------- shardings
@@ -110,7 +141,12 @@ class Builder:
 
     def annotate(self, value: Value, for_users: bool) -> Value:
         s = self.fresh("s")
-        self.lines.append(f"  {s} = {self.sharding(value.shape)}")
+        sharding = self.sharding(value.shape)
+        if self.depth:
+            self.features.add("annotation in region")
+            if "partial" in sharding:
+                self.features.add("partial annotation in region")
+        self.lines.append(f"  {s} = {sharding}")
         out = Value(self.fresh(), value.shape, value.magnitude)
         flag = " annotate_for_users" if for_users else ""
         self.lines.append(f"  {out.name} = shard.shard {value.name} to {s}{flag} : {value.type}")

@@ -1,8 +1,10 @@
 """Random sharded StableHLO programs for property tests (hypothesis strategies).
 
 `programs()` draws a grid (1-D or 2-D), a DAG of 3-10 StableHLO ops over a few
-arguments, and random `shard.shard` annotations (split and partial axes) on
-arguments, on some intermediates (as results and for their users) and on results;
+arguments (in some programs `while` loops and `case` ops among them, whose regions
+are drawn from the same ops: `xshard.testing.random_regions`), and random
+`shard.shard` annotations (split and partial axes) on arguments, on some
+intermediates (as results and for their users, in regions too) and on results;
 every split it writes divides its dim, so every program it draws is valid and must
 partition and match one device. Magnitudes are tracked so that no value overflows
 f32 and comparisons are not decided by rounding: a test failure is a wrong number,
@@ -22,18 +24,33 @@ from xshard.testing.program_builder import (
     GRIDS,
     MAX_MAGNITUDE,
     MAX_RANK,
-    Builder,
     Program,
     Shape,
     Value,
     nest,
     tensor_type,
 )
+from xshard.testing.random_regions import RegionBuilder
+
+_OPS = (
+    "unary", "binary", "binary", "select", "clamp", "dot_general", "dot_general", "reduce",
+    "reduce", "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
+    "mask", "pad", "reverse", "gather", "scatter", "dynamic_slice", "sort", "pool",
+    "convolution",
+)  # fmt: skip
+_SHAPE_KEEPING = (
+    "unary", "binary", "binary", "select", "clamp", "constant", "mask", "reverse", "sort",
+)  # fmt: skip
+_REGIONS = ("scan", "fori", "case")
 
 
 @dataclass
-class _Builder(Builder):
-    """The ops a random program draws from, one method each."""
+class _Builder(RegionBuilder):
+    """The ops a random program draws from, one method each (`while` and `case` from
+    `RegionBuilder`, their regions drawn from `OPS`)."""
+
+    OPS = _OPS
+    SHAPE_KEEPING = _SHAPE_KEEPING
 
     def unary(self) -> None:
         a = self.pick()
@@ -101,7 +118,7 @@ class _Builder(Builder):
         a = self.pick()
         assert a is not None
         b = self.same_shape_partner(a)
-        x = next((v for v in self.args if v.shape == a.shape), None) or self.new_arg(a.shape)
+        x = next((v for v in self.args if v.type == a.type), None) or self.new_arg(a.shape)
         zero = self.emit((), 0.0, "stablehlo.constant dense<0.000000e+00> : tensor<f32>", False)
         zeros = self.emit(
             a.shape,
@@ -537,24 +554,23 @@ class _Builder(Builder):
         )
 
 
-_OPS = (
-    "unary", "binary", "binary", "select", "clamp", "dot_general", "dot_general", "reduce",
-    "reduce", "transpose", "broadcast", "reshape", "slice", "concatenate", "constant",
-    "mask", "pad", "reverse", "gather", "scatter", "dynamic_slice", "sort", "pool",
-    "convolution",
-)  # fmt: skip
-
-
 @st.composite
 def programs(draw, min_ops: int = 3, max_ops: int = 10) -> Program:
+    """A program of `min_ops`-`max_ops` ops; three in seven hold one or two region ops
+    (`_REGIONS`) among them, at random places."""
     grid = draw(st.sampled_from(GRIDS))
     b = _Builder(draw, grid)
     for _ in range(draw(st.integers(1, 2))):
         b.new_arg(b.shape())
     body_start = len(b.lines)
     target = draw(st.integers(min_ops, max_ops))
-    while b.ops < target:
-        getattr(b, draw(st.sampled_from(_OPS)))()
+    regions = draw(st.sampled_from([0, 0, 0, 0, 1, 1, 2]))
+    while b.ops < target or regions:
+        if regions and (b.ops >= target or draw(st.integers(0, 2)) == 2):
+            regions -= 1
+            getattr(b, draw(st.sampled_from(_REGIONS)))()
+        else:
+            getattr(b, draw(st.sampled_from(_OPS)))()
         b.values[-1] = b.maybe_annotate(b.values[-1])
     results = [b.values[-1]]
     if draw(st.booleans()):
@@ -568,7 +584,7 @@ def programs(draw, min_ops: int = 3, max_ops: int = 10) -> Program:
     body = "\n".join(b.lines[body_start:])
     head = []
     for arg in b.args:  # the layouts callers pass arguments in (or none: replicated)
-        if draw(st.integers(0, 3)):
+        if arg.element == "f32" and draw(st.integers(0, 3)):
             s = b.fresh("s")
             head.append(f"  {s} = {b.sharding(arg.shape)}")
             head.append(f"  {arg.name}_s = shard.shard {arg.name} to {s} : {arg.type}")
@@ -583,7 +599,15 @@ def programs(draw, min_ops: int = 3, max_ops: int = 10) -> Program:
         "  func.return " + ", ".join(r.name for r in ret) + " : " + results_type,
         "}",
     ]
-    return Program("\n".join(lines) + "\n", grid, b.has_partial, b.ops)
+    return Program(
+        "\n".join(lines) + "\n",
+        grid,
+        b.has_partial,
+        b.ops,
+        tuple(b.args),
+        b.integers,
+        frozenset(b.features),
+    )
 
 
 def _rename(text: str, old: str, new: str) -> str:
