@@ -24,8 +24,8 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
-    from xshard.jax.errors import BridgeError as BridgeError
     from xshard.jax.compile_cache import set_cache_dir as set_cache_dir
+    from xshard.jax.errors import BridgeError as BridgeError
     from xshard.jax.errors import XShardCallError as XShardCallError
     from xshard.jax.importer import import_function as import_function
     from xshard.jax.importer import lower_to_text as lower_to_text
