@@ -110,6 +110,11 @@ def rule_of(op: Operation) -> ShardingRule:
         raise DiagnosticError(op, f"'{op.name}' cannot be sharded: {err}") from err
 
 
+def _before(a: Operation, b: Operation) -> bool:
+    """Whether `a` comes before `b` in their block (ops of different blocks: no)."""
+    return a.parent is b.parent and a.is_before_in_block(b)
+
+
 def _choices(found: list[tuple[bool, Annotation] | None]) -> Iterator[tuple]:
     """Every combination keeping each annotation to keep and keeping, then dropping, the others."""
     slots = [(None,) if f is None else (f[1],) if f[0] else (f[1], None) for f in found]
@@ -286,10 +291,17 @@ class _FunctionPropagation:
         """Route every user of `value` through one result annotation `s`; chain a
         contradicting result annotation behind it (upstream's target annotation)."""
         new: ShardOp | None = None
-        for use in list(value.uses):
+        uses = list(value.uses)
+        users = {use.operation for use in uses}
+        for use in uses:
             user = use.operation
-            if is_result_annotation(user) and self.sharding(user) == s:
-                new = new or user
+            if (
+                is_result_annotation(user)
+                and self.sharding(user) == s
+                and (new is None or new is user)
+                and not any(_before(other, user) for other in users if other is not user)
+            ):
+                new = user  # the first user: the others it is given to come after it
                 continue
             if new is None:
                 new = self.new_shard(value, s, False, InsertPoint.after(op))
@@ -324,7 +336,11 @@ class _FunctionPropagation:
             users = [use.operation for use in arg.uses]
             if not is_tensor(arg) or any(map(is_result_annotation, users)):
                 continue
-            ours = (u for u in users if isinstance(u, ShardOp) and self.age[u] >= self.parsed)
+            ours = (  # this pass writes in the function's block only, not in regions
+                u
+                for u in users
+                if isinstance(u, ShardOp) and u in position and self.age[u] >= self.parsed
+            )
             flagged = sorted(ours, key=position.__getitem__)
             if flagged:
                 layout = without_partial(self.sharding(flagged[0]))

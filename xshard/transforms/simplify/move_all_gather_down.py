@@ -91,23 +91,31 @@ class MoveAllGatherDown(RewritePattern):
         if result_type is None or old_bits is None or new_bits is None or new_bits > old_bits:
             return
         grid, axes = op.grid.root_reference.data, op.grid_axes_tuple()
-        slices: list[Operation] = []
-        operands: list[SSAValue] = []
+        # Every check first: an op built and then dropped would keep a use of its operand.
+        cuts: dict[int, tuple[int, Attribute]] = {}
         for i, (value, m) in enumerate(zip(user.operands, rule.operand_maps, strict=True)):
             if i == use.index:
-                operands.append(op.input)
                 continue
             if not is_replicated(value, grid, axes):
                 return
             dims = [] if m is None else _dims_of_loop(m, loop)
             if not dims:
-                operands.append(value)
                 continue
             sliced = _split(value.type, dims[0], n)
             if len(dims) != 1 or sliced is None:
                 return
-            slices.append(AllSliceOp(value, op.grid, axes, dims[0], sliced))
-            operands.append(slices[-1].results[0])
+            cuts[i] = (dims[0], sliced)
+        slices: list[Operation] = []
+        operands: list[SSAValue] = []
+        for i, value in enumerate(user.operands):
+            if i == use.index:
+                operands.append(op.input)
+            elif i in cuts:
+                dim, sliced = cuts[i]
+                slices.append(AllSliceOp(value, op.grid, axes, dim, sliced))
+                operands.append(slices[-1].results[0])
+            else:
+                operands.append(value)
         moved = type(user).create(
             operands=operands,
             result_types=[result_type],
