@@ -103,8 +103,7 @@ mlir.register_lowering(_PER_DEVICE, _lower_per_device)
 def _embeddable(module: ModuleOp) -> str:
     """The per-device module as a callee inside a `shard_map`: JAX supplies the manual
     sharding and the partition count, so xshard's `{manual}` marks and module
-    attributes go."""
-    module = module.clone()
+    attributes go (from `module` itself, which is printed last)."""
     module.attributes.clear()
     for op in module.walk():
         op.attributes.pop("mhlo.sharding", None)
@@ -465,16 +464,17 @@ class Function:
                 f"xshard cannot partition the program:\n{error_line(err, where)}"
             ) from None
         main = entry_function(module)
+        out_avals = [
+            (list(t.get_shape()), str(element_dtype(t.element_type, main)))
+            for t in main.function_type.outputs.data
+            if isinstance(t, TensorType)
+        ]
         entry = compile_cache.Entry(
             module_text(module),
-            _embeddable(module),
+            _embeddable(module),  # (last: it strips the module's attributes)
             [_axis_names(s, mesh, f"argument {i}") for i, s in enumerate(arg_layouts)],
             [_axis_names(s, mesh, f"result {i}") for i, s in enumerate(result_layouts)],
-            [
-                (list(t.get_shape()), str(element_dtype(t.element_type, main)))
-                for t in main.function_type.outputs.data
-                if isinstance(t, TensorType)
-            ],
+            out_avals,
         )
         compile_cache.store(name, entry)
         return entry
