@@ -55,7 +55,11 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from xshard.dialects.parsing import parse_signed_integer, parse_signed_integer_list
+from xshard.dialects.parsing import (
+    dim_fields_text,
+    parse_dim_fields,
+    parse_signed_integer,
+)
 from xshard.dialects.stablehlo.attributes import Precision
 from xshard.dialects.stablehlo.checks import (
     check_dims_in_range,
@@ -485,31 +489,13 @@ class RaggedDotAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        fields: dict[str, list[int]] = {}
-
-        def parse_field() -> None:
-            key = parser.parse_identifier()
-            if key not in _RAGGED_FIELDS:
-                parser.raise_error(f"unknown field '{key}' in #chlo.ragged_dot, expected one of "
-                                   f"{', '.join(_RAGGED_FIELDS)}")
-            if key in fields:
-                parser.raise_error(f"duplicate field '{key}' in #chlo.ragged_dot")
-            parser.parse_punctuation("=")
-            fields[key] = parse_signed_integer_list(parser, 64)
-
-        parser.parse_punctuation("<")
-        if parser.parse_optional_punctuation(">") is None:
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
-            parser.parse_punctuation(">")
+        fields = parse_dim_fields(parser, _RAGGED_FIELDS, "#chlo.ragged_dot")
         return tuple(DenseArrayBase.from_list(i64, fields.get(key, [])) for key in _RAGGED_FIELDS)
 
     def print_parameters(self, printer: Printer) -> None:
-        present = [
-            f"{key} = [{', '.join(str(v) for v in values)}]"
-            for key in _RAGGED_FIELDS
-            if (values := getattr(self, key).get_values())
-        ]
-        printer.print_string(f"<{', '.join(present)}>")
+        printer.print_string(
+            dim_fields_text([(key, getattr(self, key).get_values()) for key in _RAGGED_FIELDS])
+        )
 
 
 @irdl_op_definition

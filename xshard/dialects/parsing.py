@@ -1,4 +1,5 @@
-"""Integers in custom syntax, range-checked as MLIR's `parseInteger<intN_t>` checks them.
+"""Integers in custom syntax, range-checked as MLIR's `parseInteger<intN_t>` checks them,
+and the named dim lists attributes such as `#stablehlo.dot` are made of.
 
 xDSL reads integers of any size; storing one that does not fit in an `iN` array raises a
 Python error, or, between the signed and the unsigned limit, silently wraps it (grid axis
@@ -7,6 +8,8 @@ too large` at the number; so does everything that reads integers through here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IntegerType, Signedness, signed_value_range
 from xdsl.parser import BaseParser
@@ -41,3 +44,34 @@ def parse_signed_integer_list(parser: BaseParser, bits: int) -> list[int]:
     return parser.parse_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: parse_signed_integer(parser, bits)
     )
+
+
+def parse_dim_fields(
+    parser: BaseParser, fields: Sequence[str], attribute: str
+) -> dict[str, list[int]]:
+    """`<a = [0], c = [1, 2]>`: named lists of dims in any order, each at most once and
+    any left out (`#stablehlo.dot`, `#chlo.ragged_dot`)."""
+    found: dict[str, list[int]] = {}
+
+    def field() -> None:
+        key = parser.parse_identifier()
+        if key not in fields:
+            parser.raise_error(
+                f"unknown field '{key}' in {attribute}, expected one of {', '.join(fields)}"
+            )
+        if key in found:
+            parser.raise_error(f"duplicate field '{key}' in {attribute}")
+        parser.parse_punctuation("=")
+        found[key] = parse_signed_integer_list(parser, 64)
+
+    parser.parse_punctuation("<")
+    if parser.parse_optional_punctuation(">") is None:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, field)
+        parser.parse_punctuation(">")
+    return found
+
+
+def dim_fields_text(fields: Sequence[tuple[str, Sequence[int]]]) -> str:
+    """The inverse of `parse_dim_fields`: the non-empty fields, in the order given."""
+    present = [f"{key} = [{', '.join(map(str, dims))}]" for key, dims in fields if dims]
+    return f"<{', '.join(present)}>"

@@ -19,7 +19,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from xshard.dialects.parsing import parse_signed_integer, parse_signed_integer_list
+from xshard.dialects.parsing import (
+    dim_fields_text,
+    parse_dim_fields,
+    parse_signed_integer,
+)
 
 
 class ComparisonDirection(StrEnum):
@@ -127,37 +131,13 @@ class DotAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        fields: dict[str, list[int]] = {}
-
-        def parse_field() -> None:
-            key = parser.parse_identifier()
-            if key not in _DOT_FIELDS:
-                parser.raise_error(f"unknown field '{key}' in #stablehlo.dot, expected one of "
-                                   f"{', '.join(_DOT_FIELDS)}")
-            if key in fields:
-                parser.raise_error(f"duplicate field '{key}' in #stablehlo.dot")
-            parser.parse_punctuation("=")
-            fields[key] = parse_signed_integer_list(parser, 64)
-
-        parser.parse_punctuation("<")
-        if parser.parse_optional_punctuation(">") is None:
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_field)
-            parser.parse_punctuation(">")
+        fields = parse_dim_fields(parser, _DOT_FIELDS, "#stablehlo.dot")
         return tuple(_i64_array(fields.get(key, ())) for key in _DOT_FIELDS)
 
     def print_parameters(self, printer: Printer) -> None:
-        present = [
-            (key, values)
-            for key in _DOT_FIELDS
-            if (values := getattr(self, key).get_values())
-        ]
-        with printer.in_angle_brackets():
-            printer.print_list(
-                present,
-                lambda item: printer.print_string(
-                    f"{item[0]} = [{', '.join(str(v) for v in item[1])}]"
-                ),
-            )
+        printer.print_string(
+            dim_fields_text([(key, getattr(self, key).get_values()) for key in _DOT_FIELDS])
+        )
 
 
 @irdl_attr_definition
