@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType, f32, f64
 from xdsl.dialects.test import TestOp
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.utils.exceptions import VerifyException
 
@@ -44,12 +42,7 @@ from xshard.dialects.shard import (
     lookup_grid,
 )
 from xshard.sharding.reduction import ReductionKind
-
-
-def _text(op) -> str:
-    out = StringIO()
-    Printer(stream=out).print_op(op)
-    return out.getvalue()
+from xshard.xdsl_compat.printing import text as _text
 
 
 def _module(*ops) -> ModuleOp:

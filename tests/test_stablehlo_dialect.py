@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import subprocess
-from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,15 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Block, Region
-from xdsl.parser import Parser
-from xdsl.printer import Printer
+from xdsl.parser import AttrParser, Parser
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from xshard import xdsl_fixes
 from xshard.context import xshard_context
 from xshard.dialects import stablehlo as hlo
 from xshard.sharding.reduction import ReductionKind
+from xshard.xdsl_compat import hex_float_elements
+from xshard.xdsl_compat.printing import text as _text
 
 OPS_MLIR = Path(__file__).parent / "filecheck" / "dialects" / "stablehlo" / "ops.mlir"
 
@@ -36,10 +35,6 @@ def _func_block(*arg_types: TensorType) -> Block:
     return Block(arg_types=list(arg_types))
 
 
-def _text(op) -> str:
-    out = StringIO()
-    Printer(stream=out).print_op(op)
-    return out.getvalue()
 
 
 def _verified_module(block: Block, ops) -> ModuleOp:
@@ -234,9 +229,9 @@ class Test_Verifiers:
 
 class Test_HexFloatFix:
     def test_apply_is_idempotent(self):
-        patched = xdsl_fixes._Element.to_type
-        xdsl_fixes.apply()
-        assert xdsl_fixes._Element.to_type is patched
+        patched = AttrParser._TensorLiteralElement.to_type
+        hex_float_elements.apply()
+        assert AttrParser._TensorLiteralElement.to_type is patched
 
     @pytest.mark.parametrize(
         "literal, expected",

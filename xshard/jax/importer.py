@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from io import StringIO
 from typing import Any
 
 import jax
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from xshard.context import xshard_context
 from xshard.diagnostics import LocatingParser
 from xshard.jax.errors import BridgeError
+from xshard.xdsl_compat.printing import text
 
 
 def lower_to_text(fn: Callable[..., Any], *example_args: Any) -> str:
@@ -35,6 +34,4 @@ def import_function(fn: Callable[..., Any], *example_args: Any) -> ModuleOp:
 
 def module_text(module: ModuleOp) -> str:
     """xshard's printed text of `module`, the form handed to XLA."""
-    out = StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
+    return text(module)

@@ -44,6 +44,8 @@ def unique_constants(block: Block) -> None:
 
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
+    """Canonicalize and fold, as mlir-opt does."""
+
     name = "canonicalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

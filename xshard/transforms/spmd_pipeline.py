@@ -70,7 +70,9 @@ class LowerTcpIfPresentPass(ModulePass):
 
 @dataclass(frozen=True)
 class SpmdPipelinePass(ModulePass):
-    """Options: `target` = cpu (default) | gpu, `traversal` as `sharding-propagation`,
+    """Every phase: global program to StableHLO.
+
+    Options: `target` = cpu (default) | gpu, `traversal` as `sharding-propagation`,
     `arguments` = partitioned (default) | global, as `shard-partition`, `simplify` =
     true (default) | false: false skips shard-simplify, to measure what it saves,
     `propagate` = true (default) | false: false partitions only what the program

@@ -1,6 +1,6 @@
 """The six StableHLO collectives, in the generic form JAX prints them.
 
-Property names and spellings are upstream's (see `shared/notes/anchors.md` §6.2), e.g.
+Property names and spellings are upstream StableHLO's, e.g.
 
     %r = "stablehlo.all_gather"(%x) <{all_gather_dim = 1 : i64,
            channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,
@@ -504,7 +504,7 @@ class CollectiveBroadcastOp(CollectiveOp):
     """Within each group, every member gets the operand of the group's first process;
     processes in no group get zeros. https://openxla.org/stablehlo/spec#collective_broadcast
 
-    XLA:CPU cannot run it (see `shared/notes/jax-xla.md` §5).
+    XLA:CPU cannot run it (docs/jax-bridge.md, "collective_broadcast on XLA:CPU").
     """
 
     name = "stablehlo.collective_broadcast"

@@ -178,8 +178,8 @@ class _ProcessIdOp(IRDLOperation):
 class PartitionIdOp(_ProcessIdOp):
     """This process's partition id. https://openxla.org/stablehlo/spec#partition_id
 
-    Partitioned modules for XLA want `{mhlo.sharding = "{manual}"}` on it (see
-    `shared/notes/jax-xla.md`); it is kept as an ordinary attribute.
+    Partitioned modules for XLA want `{mhlo.sharding = "{manual}"}` on it
+    (docs/jax-bridge.md); it is kept as an ordinary attribute.
     """
 
     name = "stablehlo.partition_id"

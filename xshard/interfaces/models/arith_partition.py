@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
 from xshard.interfaces.partition_context import PartitionContext
-from xshard.xdsl_fixes import splat_element
+from xshard.xdsl_compat.dense_splat import splat_element
 
 
 def partition_dense_constant(

@@ -23,7 +23,7 @@ from xshard.interfaces.partition_context import PartitionContext
 from xshard.interfaces.region_flow import Carry, RegionFlow, register_flow
 from xshard.interfaces.sharding_interface import Loop, ShardingRule
 from xshard.interfaces.sharding_model import register_model
-from xshard.xdsl_fixes import splat_element
+from xshard.xdsl_compat.dense_splat import splat_element
 
 
 class WholeModel:

@@ -15,7 +15,7 @@ from xshard.diagnostics import DiagnosticError
 from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.partition_context import PartitionContext
 from xshard.sharding.reduction import ReductionKind
-from xshard.xdsl_fixes import splat_element
+from xshard.xdsl_compat.dense_splat import splat_element
 
 
 def partition_source(op: Operation, ctx: PartitionContext) -> None:

@@ -191,7 +191,9 @@ def comm_report(module: ModuleOp, overlap: Target | None = None) -> str:
 
 @dataclass(frozen=True)
 class CommReportPass(ModulePass):
-    """Options: `file` = a file to append the report to (default: standard output);
+    """Report the collectives and their cost.
+
+    Options: `file` = a file to append the report to (default: standard output);
     `overlap` = cpu | gpu: also show, per all_gather feeding a matmul, the modeled time
     of gathering whole, by broadcasts and by a ring, and which is least (what
     `shard-decompose-all-gather{strategy=auto}` and `xshard-spmd{overlap=auto}` pick)."""

@@ -87,7 +87,9 @@ class _Variadic:
 
 @dataclass(frozen=True)
 class CombineStablehloCollectivesPass(ModulePass):
-    """Options: `max-bytes`, the largest bucket per device (default 32 MiB, as
+    """Combine StableHLO all-gathers into one.
+
+    Options: `max-bytes`, the largest bucket per device (default 32 MiB, as
     `shard-combine-collectives`); `all-reduce` = false (default) | true: also combine
     all_reduces, which XLA refuses (module docstring)."""
 

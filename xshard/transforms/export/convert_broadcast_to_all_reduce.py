@@ -151,6 +151,8 @@ class _CollectiveBroadcast(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertBroadcastToAllReducePass(ModulePass):
+    """Broadcasts as masked all-reduces."""
+
     name = "convert-broadcast-to-all-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -4,8 +4,7 @@ one rewrite pattern per collective.
 
 Every collective gets `channel_handle = 1` (type 1) and all_reduce, all_gather and
 reduce_scatter `use_global_device_ids`, so that the ids in `replica_groups` are
-partition ids, which are the grid's row-major device ids (`shared/notes/jax-xla.md`
-§3).
+partition ids, which are the grid's row-major device ids (docs/jax-bridge.md).
 
 | shard op | StableHLO |
 |---|---|
@@ -397,6 +396,8 @@ class _Refuse(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertShardCollectivesToStablehloPass(ModulePass):
+    """Each shard collective to StableHLO's."""
+
     name = "convert-shard-collectives-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -205,6 +205,8 @@ def _settle(derived: _Derived) -> None:
 
 @dataclass(frozen=True)
 class ConvertShardQueriesToStablehloPass(ModulePass):
+    """Process queries to partition_id math."""
+
     name = "convert-shard-queries-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

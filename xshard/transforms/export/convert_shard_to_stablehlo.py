@@ -43,7 +43,9 @@ Target = Literal["cpu", "gpu"]
 
 @dataclass(frozen=True)
 class ConvertShardToStablehloPass(ModulePass):
-    """Options: `target` = cpu (default; broadcasts as masked all_reduces, which
+    """Per-device shard IR to StableHLO for XLA.
+
+    Options: `target` = cpu (default; broadcasts as masked all_reduces, which
     XLA:CPU runs) | gpu (`stablehlo.collective_broadcast`)."""
 
     name = "convert-shard-to-stablehlo"

@@ -1,6 +1,6 @@
 """Partition-id arithmetic: where this device sits on a grid, as StableHLO values.
 
-In partition mode (shared/notes/jax-xla.md §3) partition k runs device k of the
+In partition mode (docs/jax-bridge.md) partition k runs device k of the
 row-major grid, so `stablehlo.partition_id` is the shard dialect's linear process
 index. StableHLO has no `index` type: index values are rank-0 `tensor<i64>` here,
 wide enough for any index a static grid yields and accepted by `dynamic_slice` as

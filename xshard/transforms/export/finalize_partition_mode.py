@@ -71,6 +71,8 @@ def _lower_constants(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class FinalizePartitionModePass(ModulePass):
+    """Prepare for XLA's partition mode."""
+
     name = "finalize-partition-mode"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -178,7 +178,10 @@ def _lower(op: AllSliceOp) -> None:
 
 @dataclass(frozen=True)
 class TestGridAllSliceOpLoweringPass(ModulePass):
-    """Lower `shard.all_slice` to process queries and `tensor.extract_slice`."""
+    """Lower shard.all_slice to tensor slices.
+
+    Through process queries and `tensor.extract_slice`.
+    """
 
     name = "test-grid-all-slice-op-lowering"
 

@@ -38,7 +38,10 @@ def _lower(op: ProcessMultiIndexOp) -> None:
 
 @dataclass(frozen=True)
 class TestGridProcessMultiIndexOpLoweringPass(ModulePass):
-    """Lower `shard.process_multi_index` to the linear index and the grid shape."""
+    """Lower shard.process_multi_index.
+
+    To the linear index, split on the grid shape.
+    """
 
     name = "test-grid-process-multi-index-op-lowering"
 

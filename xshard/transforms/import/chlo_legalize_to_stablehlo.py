@@ -354,7 +354,9 @@ def legalize(op: Operation, builder: Builder) -> list[SSAValue] | None:
 
 @dataclass(frozen=True)
 class ChloLegalizeToStablehloPass(ModulePass):
-    """No options. Every CHLO op in the module, in regions too, is replaced."""
+    """Decompose JAX's CHLO ops into StableHLO.
+
+    No options. Every CHLO op in the module, in regions too, is replaced."""
 
     name = "chlo-legalize-to-stablehlo"
 

@@ -304,7 +304,10 @@ class OutsideStablehloRegions(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertStablehloToTcpPass(ModulePass):
-    """Raise the StableHLO ops that have a TCP form; leave the others as they are."""
+    """Raise StableHLO ops that have a TCP form.
+
+    The others are left as they are.
+    """
 
     name = "convert-stablehlo-to-tcp"
 

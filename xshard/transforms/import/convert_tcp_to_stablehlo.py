@@ -455,7 +455,10 @@ def _erase_dead_shape_operands(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class ConvertTcpToStablehloPass(ModulePass):
-    """Lower every TCP op (and tensor reshapes) to StableHLO; report what cannot be."""
+    """Lower TCP ops to StableHLO.
+
+    Tensor reshapes too; what cannot be lowered is reported.
+    """
 
     name = "convert-tcp-to-stablehlo"
 

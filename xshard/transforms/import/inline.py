@@ -79,6 +79,8 @@ def _referenced(module: ModuleOp) -> set[str]:
 
 @dataclass(frozen=True)
 class InlinePass(ModulePass):
+    """Inline calls to the module's functions."""
+
     name = "inline"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

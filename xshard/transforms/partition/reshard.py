@@ -32,7 +32,7 @@ from xshard.sharding.resharding import (
 )
 from xshard.sharding.sharding import Sharding, ShardingError
 from xshard.sharding.tensor_bytes import element_bytes
-from xshard.xdsl_fixes import splat_element
+from xshard.xdsl_compat.dense_splat import splat_element
 
 
 def emit_reshard(

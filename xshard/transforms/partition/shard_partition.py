@@ -528,7 +528,9 @@ def _unfit_message(t: TensorType, s: Sharding, grid: Grid, err: ShardingError) -
 
 @dataclass(frozen=True)
 class ShardPartitionPass(ModulePass):
-    """Options: `arguments` = partitioned (default) | global."""
+    """Global program to per-device program.
+
+    Options: `arguments` = partitioned (default) | global."""
 
     name = "shard-partition"
 

@@ -72,7 +72,11 @@ def _partition_reshard(target: ShardOp) -> None:
 
 @dataclass(frozen=True)
 class TestGridReshardingPartitionPass(ModulePass):
-    """Partition each source/target `shard.shard` pair into collectives."""
+    """Each shard.shard pair to collectives.
+
+    Each source/target `shard.shard` pair becomes the collectives between their local
+    types, cast from and back to the global type.
+    """
 
     name = "test-grid-resharding-partition"
 

@@ -374,7 +374,9 @@ Strategy = Literal["upstream", "aggressive"]
 
 @dataclass(frozen=True)
 class ShardingPropagationPass(ModulePass):
-    """Options: `traversal` = forward | backward | forward-backward | backward-forward
+    """Complete the shard.shard annotations.
+
+    Options: `traversal` = forward | backward | forward-backward | backward-forward
     (default); `strategy` = upstream (default: mlir-opt 22.1.8's algorithm, which the
     traversal orders) | aggressive (Shardy's: only axes propagate, to a fixed point;
     `factor_propagation.py`)."""

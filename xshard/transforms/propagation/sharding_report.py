@@ -35,7 +35,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, ModuleOp, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.printer import Printer
 
 from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import base_value, open_dims, sharding_of
@@ -50,6 +49,7 @@ from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.analysis.table import comment_table, write_report
 from xshard.transforms.propagation.option_cost import MODEL, Axes, Known, assignment_cost
+from xshard.xdsl_compat.printing import XShardPrinter
 
 _VALUE_COLUMNS = ("value", "defined by", "at", "type", "split axes", "partial", "annotation")
 _RESHARD_COLUMNS = ("user", "at", "operand", "value", "has", "wants", "collectives", "bytes/device")
@@ -116,7 +116,7 @@ class _Names:
     """SSA names exactly as the printer gives them when it prints the whole module."""
 
     def __init__(self, module: ModuleOp):
-        self.printer = Printer(stream=StringIO())
+        self.printer = XShardPrinter(stream=StringIO())
         self.printer.print_op(module)
 
     def __call__(self, value: SSAValue) -> str:
@@ -336,7 +336,9 @@ def sharding_report(module: ModuleOp) -> str:
 
 @dataclass(frozen=True)
 class ShardingReportPass(ModulePass):
-    """Options: `file` = a file to append the report to (default: standard output).
+    """Print every value's sharding; IR as is.
+
+    Options: `file` = a file to append the report to (default: standard output).
 
     Appending keeps every report when the pass runs on each chunk of a
     `--split-input-file` run, or more than once in one pipeline."""

@@ -80,6 +80,8 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class CancelInversePairsPass(ModulePass):
+    """Cancel all-gather/all-slice inverses."""
+
     name = "shard-cancel-inverse-pairs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

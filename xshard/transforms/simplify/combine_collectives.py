@@ -167,7 +167,9 @@ class _Buckets:
 
 @dataclass(frozen=True)
 class CombineCollectivesPass(ModulePass):
-    """Options: `max-bytes`, the largest bucket per device (default 32 MiB, XLA's
+    """Combine independent gathers and scatters.
+
+    Options: `max-bytes`, the largest bucket per device (default 32 MiB, XLA's
     order of magnitude)."""
 
     name = "shard-combine-collectives"

@@ -256,7 +256,9 @@ def overlap_rows(module: ModuleOp, target: Target) -> list[tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class DecomposeAllGatherPass(ModulePass):
-    """Options: `strategy` = broadcast (default) | ring | auto; `target` = cpu (default)
+    """Overlap an all-gather with its matmul.
+
+    Options: `strategy` = broadcast (default) | ring | auto; `target` = cpu (default)
     | gpu, the links and flop rate `auto` models; `report` = false (default) | true:
     print `auto`'s modeled times and choice as `//` lines; `file`: append them there."""
 

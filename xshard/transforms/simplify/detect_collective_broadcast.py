@@ -185,7 +185,9 @@ def patterns(target: Target = "cpu") -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class DetectCollectiveBroadcastPass(ModulePass):
-    """Options: `target` = cpu (default: shard level only) | gpu (also StableHLO level)."""
+    """Masked sum all-reduces to broadcasts.
+
+    Options: `target` = cpu (default: shard level only) | gpu (also StableHLO level)."""
 
     name = "detect-collective-broadcast"
 

@@ -98,7 +98,10 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class FoldAllReducePass(ModulePass):
-    """Fold chains of same-kind all-reduces (through commuting ops) into one."""
+    """Fold chained same-kind all-reduces.
+
+    Through the ops that commute with them, into one all-reduce.
+    """
 
     name = "shard-fold-all-reduce"
 

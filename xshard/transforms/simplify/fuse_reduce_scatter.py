@@ -54,6 +54,8 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class FuseReduceScatterPass(ModulePass):
+    """Fuse all-reduce+slice to reduce-scatter."""
+
     name = "shard-fuse-reduce-scatter"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

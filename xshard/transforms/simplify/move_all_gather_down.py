@@ -133,6 +133,8 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class MoveAllGatherDownPass(ModulePass):
+    """Move all-gathers below parallel users."""
+
     name = "shard-move-all-gather-down"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -102,7 +102,11 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class ReassociateAllReducePass(ModulePass):
-    """Pull all-reduces below the ops that distribute over their kind."""
+    """Pull all-reduces below distributing ops.
+
+    `op(all_reduce(x), all_reduce(y))` to `all_reduce(op(x, y))` where op distributes
+    over the all-reduce's kind.
+    """
 
     name = "shard-reassociate-all-reduce"
 

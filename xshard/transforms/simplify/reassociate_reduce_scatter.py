@@ -80,7 +80,11 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class ReassociateReduceScatterPass(ModulePass):
-    """Pull reduce-scatters below the elementwise ops that distribute over their kind."""
+    """Pull reduce-scatters below pointwise ops.
+
+    `op(reduce_scatter(x), reduce_scatter(y))` to `reduce_scatter(op(x, y))` where the
+    elementwise op distributes over the reduction's kind.
+    """
 
     name = "shard-reassociate-reduce-scatter"
 

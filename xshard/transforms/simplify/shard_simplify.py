@@ -146,6 +146,8 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class ShardSimplifyPass(ModulePass):
+    """The simplify passes, to a fixed point."""
+
     name = "shard-simplify"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -78,7 +78,9 @@ def _key(op: AllReduceOp) -> tuple[object, ...]:
 
 @dataclass(frozen=True)
 class SplitAllReducePass(ModulePass):
-    """Splits where the cost model says the pieces, merged, cost less (module docstring)."""
+    """Split all-reduces over several axes.
+
+    Splits where the cost model says the pieces, merged, cost less (module docstring)."""
 
     name = "shard-split-all-reduce"
 

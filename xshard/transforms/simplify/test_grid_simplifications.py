@@ -39,7 +39,10 @@ class ArithAllReduceEndomorphism(RewritePattern):
 
 @dataclass(frozen=True)
 class TestGridSimplificationsPass(ModulePass):
-    """Upstream's grid simplifications: all-reduce endomorphisms, grid_shape folding."""
+    """Upstream's grid simplifications.
+
+    All-reduce endomorphisms and `grid_shape` folding, under upstream's pass name.
+    """
 
     name = "test-grid-simplifications"
 

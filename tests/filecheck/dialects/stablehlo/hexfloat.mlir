@@ -3,7 +3,7 @@
 
 // Regression: xDSL 0.74 reads a hex float element of a dense literal as an integer
 // (`dense<0xFF800000> : tensor<f32>`, i.e. -inf, became 4.28657869e+09), which silently
-// breaks every max-reduction JAX emits. `xshard.xdsl_fixes` keeps the bits.
+// breaks every max-reduction JAX emits. `xshard.xdsl_compat.hex_float_elements` keeps the bits.
 
 // The init value of softmax's max-reduction, as JAX prints it.
 %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>

@@ -374,7 +374,9 @@ class _Planner:
 
 @dataclass(frozen=True)
 class AutoShardingPass(ModulePass):
-    """Options: `memory-limit` (bytes per device, default none), `report` (default false)."""
+    """Choose shardings by integer programming.
+
+    Options: `memory-limit` (bytes per device, default none), `report` (default false)."""
 
     name = "auto-sharding"
 
