@@ -1,6 +1,8 @@
 """The front-end fuzz harness (`tools/fuzz_frontend.py`, docs/fuzzing.md).
 
-1000 seeded mutants of the test corpus go through parse, verify and `xshard-spmd`: none
+1000 seeded mutants of the test corpus, token-level and again byte-level (invalid UTF-8,
+NUL bytes, truncation, flipped and inserted bytes), go through parse, verify and
+`xshard-spmd`: none
 may end in an internal error, an unlocated diagnostic or a hang while parsing or
 verifying. Crashes inside the passes are the harness's findings for the passes' owners,
 not this test's (the tool lists them). The harness itself is checked too: mutants
@@ -57,7 +59,19 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return _fuzz(tmp_path_factory.mktemp("fuzz"), "--mutants", str(MUTANTS), "--seed", "0")[1]
 
 
-def test_the_front_end_never_crashes_nor_leaves_an_error_unlocated(report: dict):
+@pytest.fixture(scope="module")
+def byte_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _fuzz(
+        tmp_path_factory.mktemp("fuzz-bytes"),
+        *("--mutants", str(MUTANTS), "--seed", "0", "--mutations", "bytes"),
+    )[1]
+
+
+@pytest.mark.parametrize("level", ["report", "byte_report"])
+def test_the_front_end_never_crashes_nor_leaves_an_error_unlocated(
+    level: str, request: pytest.FixtureRequest
+):
+    report = request.getfixturevalue(level)
     bad = [finding for finding in report["bad"] if finding["stage"] in tool.FRONT_END]
     assert not bad, json.dumps(bad, indent=1)
     total = sum(n for counts in report["counts"].values() for n in counts.values())
@@ -98,7 +112,7 @@ def test_tokens_join_back_to_the_text():
     ids=["ok", "parse-error", "verify-error", "pass-error"],
 )
 def test_outcomes_are_what_xshard_opt_reports(tmp_path: Path, text: str, kind: str, code: int):
-    assert tool.run_one(text).kind == kind
+    assert tool.run_one(text.encode()).kind == kind
     path = tmp_path / "in.mlir"
     path.write_text(text)
     done = subprocess.run(
@@ -114,7 +128,7 @@ def test_a_bug_is_internal_and_an_unplaced_error_unlocated(monkeypatch):
         raise KeyError("bug")
 
     monkeypatch.setattr(GridOp, "verify_", crash)
-    outcome = tool.run_one(VALID)
+    outcome = tool.run_one(VALID.encode())
     assert (outcome.kind, outcome.stage, outcome.error) == ("internal", "verify", "KeyError")
     assert outcome.frame.startswith("xshard/diagnostics.py")  # the innermost xshard frame
     assert "test_fuzz_frontend.py" in outcome.frame  # and where it was raised
@@ -124,7 +138,7 @@ def test_a_bug_is_internal_and_an_unplaced_error_unlocated(monkeypatch):
         raise VerifyException("somewhere")
 
     monkeypatch.setattr(ModuleOp, "verify_", unplaced)
-    assert tool.run_one(VALID).kind == "unlocated"
+    assert tool.run_one(VALID.encode()).kind == "unlocated"
 
 
 def test_a_hang_or_a_dying_worker_is_counted_not_fatal(tmp_path: Path):

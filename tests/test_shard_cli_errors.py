@@ -1,4 +1,5 @@
-"""`xshard-opt` on malformed shard IR: one located error line, exit code 1, no traceback."""
+"""`xshard-opt` on malformed shard IR and pipelines: one error line, exit code 1, no
+traceback; an unknown pass or option names the closest one (difflib's)."""
 
 from __future__ import annotations
 
@@ -69,12 +70,31 @@ def test_malformed_file_gives_one_located_error(
 @pytest.mark.parametrize(
     ("pipeline", "reason"),
     [
-        ("no-such-pass", "Unrecognized passes: ['no-such-pass']"),
-        ("sharding-propagation{bogus=1}", 'Provided arguments ["bogus"] not found'),
+        (
+            "sharding-propagaton",
+            "unknown pass 'sharding-propagaton'; did you mean 'sharding-propagation'?",
+        ),
+        ("no-such-pass", "unknown pass 'no-such-pass' (see xshard-opt --list-passes)"),
+        (
+            "shard-partition,sharding-propagation{traversl=forward}",
+            "pass 'sharding-propagation' has no option 'traversl'; did you mean 'traversal'?",
+        ),
+        ("xshard-spmd{memory_limt=1}", "has no option 'memory_limt'; did you mean 'memory-limit'?"),
+        ("shard-partition{bogus=1}", "pass 'shard-partition' has no option 'bogus' (its options: "),
+        ("inline{depth=1}", "pass 'inline' has no option 'depth' (none)"),
         ("sharding-propagation{traversal=sideways}", "Incompatible types"),
         ("sharding-propagation{traversal", "Expected equals, space or end of arguments"),
     ],
-    ids=["unknown-pass", "unknown-option", "bad-option-value", "unclosed-options"],
+    ids=[
+        "misspelt-pass",
+        "unknown-pass",
+        "misspelt-option",
+        "misspelt-option-underscored",
+        "unknown-option",
+        "option-of-a-pass-without",
+        "bad-option-value",
+        "unclosed-options",
+    ],
 )
 def test_bad_pipeline_is_a_usage_error(tmp_path: Path, pipeline: str, reason: str):
     path = tmp_path / "ok.mlir"

@@ -296,7 +296,7 @@ def test_console_script_sets_up_its_devices(tmp_path: Path) -> None:
         timeout=120,
     )
     assert missing.returncode == 1
-    assert missing.stderr.startswith("xshard-run: error: cannot read")
+    assert missing.stderr.startswith("xshard-run: error: cannot open input file")
     assert "Traceback" not in missing.stderr
 
 

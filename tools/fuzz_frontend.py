@@ -3,13 +3,15 @@ in a result or a located diagnostic, never in a crash, a hang or an unlocated er
 
     python tools/fuzz_frontend.py [--mutants 10000] [--seed 0] [--jobs N]
         [--timeout 20] [--out /tmp/xshard-fuzz] [--json FILE] [--reduce]
-        [--mutations boundary-number,replace-attribute,...]
+        [--mutations boundary-number,replace-attribute,... | bytes]
 
 The corpus is every `.mlir` under tests/filecheck, tests/e2e, tests/corpus and
 examples, split on `// -----` as `--split-input-file` does. Each mutant is one chunk
-with one to three token-level mutations (see `MUTATIONS`), and goes through what
-`xshard-opt -p xshard-spmd` does, in a pool of forked worker processes: parse
-(`LocatingParser`), verify (`verify_located`), each phase of the default pipeline
+with one to three mutations, token-level (`MUTATIONS`, the default) or byte-level
+(`BYTE_MUTATIONS`, `--mutations bytes`: invalid UTF-8, NUL bytes, truncation, byte
+flips and insertions), and goes through what `xshard-opt -p xshard-spmd` does, in a
+pool of forked worker processes: read and parse the bytes
+(`xshard.cli.source.read_module`), verify (`verify_located`), each phase of the default pipeline
 (`SpmdPipelinePass.passes()`, verified after each) and printing. Its outcome is
 classified as xshard-opt reports it (`xshard.diagnostics.BAD_INPUT`, `error_line`):
 
@@ -50,8 +52,9 @@ from typing import Any
 from xdsl.printer import Printer
 
 import xshard
+from xshard.cli.source import read_module
 from xshard.context import xshard_context
-from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line, verify_located
+from xshard.diagnostics import BAD_INPUT, error_line, verify_located
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -295,7 +298,7 @@ def truncate(rng: random.Random, tokens: list[Token], pools: Pools) -> list[Toke
     return tokens[: rng.randrange(len(tokens))] if tokens else None
 
 
-MUTATIONS: dict[str, Mutation] = {
+MUTATIONS: dict[str, Mutation] = {  # token-level
     "delete-token": delete_token,
     "duplicate-token": duplicate_token,
     "swap-tokens": swap_tokens,
@@ -309,7 +312,62 @@ MUTATIONS: dict[str, Mutation] = {
     "truncate": truncate,
 }
 # Numbers are where most of the crashes were; weight them up.
-_WEIGHTS = {name: 1 for name in MUTATIONS} | {"boundary-number": 4, "replace-attribute": 2}
+_WEIGHTS = {"boundary-number": 4, "replace-attribute": 2}
+
+INVALID_UTF8 = (
+    b"\x80", b"\xbf", b"\xfe", b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98", b"\xc3\x28",
+    b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80",
+)  # fmt: skip
+"""Stray continuation bytes, bytes never in UTF-8, sequences cut short, overlong forms,
+an encoded surrogate, a code point past U+10FFFF, a five-byte form."""
+
+ByteMutation = Callable[[random.Random, bytes], bytes | None]
+
+
+def invalid_utf8(rng: random.Random, data: bytes) -> bytes | None:
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + rng.choice(INVALID_UTF8) + data[at:]
+
+
+def nul_bytes(rng: random.Random, data: bytes) -> bytes | None:
+    """One to four NUL bytes, inserted or in place of as many bytes."""
+    at = rng.randrange(len(data) + 1)
+    count = rng.randint(1, 4)
+    replaced = count if rng.random() < 0.5 else 0
+    return data[:at] + b"\0" * count + data[at + replaced :]
+
+
+def truncate_bytes(rng: random.Random, data: bytes) -> bytes | None:
+    """Cut at any byte: inside a token, a string, a UTF-8 sequence."""
+    return data[: rng.randrange(len(data))] if data else None
+
+
+def flip_byte(rng: random.Random, data: bytes) -> bytes | None:
+    if not data:
+        return None
+    at = rng.randrange(len(data))
+    return data[:at] + bytes([data[at] ^ rng.randrange(1, 256)]) + data[at + 1 :]
+
+
+def insert_bytes(rng: random.Random, data: bytes) -> bytes | None:
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + rng.randbytes(rng.randint(1, 4)) + data[at:]
+
+
+BYTE_MUTATIONS: dict[str, ByteMutation] = {
+    "invalid-utf8": invalid_utf8,
+    "nul-bytes": nul_bytes,
+    "truncate-bytes": truncate_bytes,
+    "flip-byte": flip_byte,
+    "insert-bytes": insert_bytes,
+}
+GROUPS = {"tokens": tuple(MUTATIONS), "bytes": tuple(BYTE_MUTATIONS)}
+"""What `--mutations` also takes: every mutation of a level."""
+
+
+def _encode(text: str) -> bytes:
+    """Text that byte-level mutations went through (`surrogateescape`) back to bytes."""
+    return text.encode(errors="surrogateescape")
 
 
 @dataclass(frozen=True)
@@ -317,7 +375,7 @@ class Mutant:
     index: int
     source: str
     mutations: tuple[str, ...]
-    text: str
+    data: bytes
 
 
 def make_mutant(
@@ -328,19 +386,33 @@ def make_mutant(
     names: Sequence[str] = tuple(MUTATIONS),
 ) -> Mutant:
     """Mutant `index` of the run with `seed`, made with the mutations `names`: the same
-    for any number of mutants or jobs."""
+    for any number of mutants or jobs. Token-level mutations in a row share one
+    tokenization; after a byte-level one the bytes are tokenized again."""
     rng = random.Random(f"xshard-fuzz:{seed}:{index}")
     chunk = rng.choice(chunks)
-    tokens = tokenize(chunk.text)
+    mutant: list[Token] | bytes = tokenize(chunk.text)
     applied: list[str] = []
-    weights = [_WEIGHTS[n] for n in names]
+    weights = [_WEIGHTS.get(n, 1) for n in names]
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
         name = rng.choices(names, weights)[0]
-        mutated = MUTATIONS[name](rng, tokens, pools)
+        if name in BYTE_MUTATIONS:
+            mutated = BYTE_MUTATIONS[name](rng, _bytes(mutant))
+        else:
+            mutated = MUTATIONS[name](rng, _tokens(mutant), pools)
         if mutated is not None:
-            tokens = mutated
+            mutant = mutated
             applied.append(name)
-    return Mutant(index, chunk.source, tuple(applied), untokenize(tokens))
+    return Mutant(index, chunk.source, tuple(applied), _bytes(mutant))
+
+
+def _bytes(mutant: list[Token] | bytes) -> bytes:
+    return mutant if isinstance(mutant, bytes) else _encode(untokenize(mutant))
+
+
+def _tokens(mutant: list[Token] | bytes) -> list[Token]:
+    if isinstance(mutant, bytes):
+        return tokenize(mutant.decode(errors="surrogateescape"))
+    return mutant
 
 
 ################################################################################
@@ -385,9 +457,9 @@ def _frames(err: BaseException) -> str:
     return " ".join(shown)
 
 
-def run_one(text: str, on_stage: Callable[[str], None] = lambda stage: None) -> Outcome:
-    """Parse, verify, run `xshard-spmd` phase by phase, print; classify the first failure.
-    `on_stage` hears of each stage as it starts (to name the stage of a hang)."""
+def run_one(data: bytes, on_stage: Callable[[str], None] = lambda stage: None) -> Outcome:
+    """Read and parse, verify, run `xshard-spmd` phase by phase, print; classify the
+    first failure. `on_stage` hears of each stage as it starts (to name a hang's stage)."""
     stage = ""
 
     def enter(name: str) -> None:
@@ -398,7 +470,7 @@ def run_one(text: str, on_stage: Callable[[str], None] = lambda stage: None) -> 
     ctx = xshard_context()
     try:
         enter("parse")
-        module = LocatingParser(ctx, text, INPUT_NAME).parse_module()
+        module = read_module(ctx, data, INPUT_NAME)
         enter("verify")
         verify_located(module)
         for phase in SpmdPipelinePass().passes():  # what SpmdPipelinePass.apply does
@@ -442,8 +514,8 @@ def _serve(conn: Connection, stage: Any) -> None:
         stage.value = name.encode()
 
     while (job := conn.recv()) is not None:
-        index, text = job
-        conn.send((index, run_one(text, on_stage)))
+        index, data = job
+        conn.send((index, run_one(data, on_stage)))
 
 
 class WorkerPool:
@@ -481,17 +553,17 @@ class WorkerPool:
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
-    def run(self, jobs: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Outcome]]:
+    def run(self, jobs: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Outcome]]:
         pending = deque(jobs)
         idle = list(self._workers)
         busy: dict[Connection, _Worker] = {}
         while pending or busy:
             while idle and pending:
                 worker = idle.pop()
-                worker.job, text = pending.popleft()
+                worker.job, data = pending.popleft()
                 worker.stage.value = b""
                 worker.started = time.monotonic()
-                worker.conn.send((worker.job, text))
+                worker.conn.send((worker.job, data))
                 busy[worker.conn] = worker
             deadline = min(w.started for w in busy.values()) + self.timeout
             for conn in wait(list(busy), max(0.0, deadline - time.monotonic())):
@@ -516,9 +588,9 @@ class WorkerPool:
                     why = f"no answer in {self.timeout:g} s"
                     yield worker.job, Outcome("timeout", stage, why)
 
-    def check(self, text: str) -> Outcome:
+    def check(self, data: bytes) -> Outcome:
         """The outcome of one input."""
-        return list(self.run([(0, text)]))[0][1]
+        return list(self.run([(0, data)]))[0][1]
 
 
 ################################################################################
@@ -576,7 +648,7 @@ class Report:
             if outcome.kind in BAD:
                 found.setdefault(outcome.signature, []).append(mutant)
         for mutants in found.values():
-            mutants.sort(key=lambda m: (len(m.text), m.index))
+            mutants.sort(key=lambda m: (len(m.data), m.index))
         return dict(sorted(found.items(), key=lambda item: (-len(item[1]), item[0])))
 
     @staticmethod
@@ -626,7 +698,7 @@ def run_fuzz(
     made = [make_mutant(i, seed, chunks, pools, names) for i in range(mutants)]
     start = time.perf_counter()
     with WorkerPool(jobs, timeout) as pool:
-        outcomes = dict(pool.run((m.index, m.text) for m in made))
+        outcomes = dict(pool.run((m.index, m.data) for m in made))
     return Report(made, outcomes, time.perf_counter() - start, len(chunks))
 
 
@@ -665,14 +737,17 @@ def _write_finding(
     for mutant in mutants:
         outcome = report.outcomes[mutant.index]
         name = f"{outcome.kind}-{outcome.stage}-{mutant.index:05d}.mlir"
-        (out / name).write_text(_header(mutant, outcome) + mutant.text)
+        (out / name).write_bytes(_encode(_header(mutant, outcome)) + mutant.data)
     smallest = mutants[0]
     outcome = report.outcomes[smallest.index]
     example = out / f"{outcome.kind}-{outcome.stage}-{smallest.index:05d}.mlir"
     if pool is not None and outcome.kind != "timeout":
-        reduced = reduce_text(smallest.text, lambda text: pool.check(text).signature == signature)
+        reduced = reduce_text(
+            smallest.data.decode(errors="surrogateescape"),
+            lambda text: pool.check(_encode(text)).signature == signature,
+        )
         example = example.with_suffix(".reduced.mlir")
-        example.write_text(_header(smallest, outcome) + reduced)
+        example.write_bytes(_encode(_header(smallest, outcome) + reduced))
     where = f" at {outcome.frame}" if outcome.frame else ""
     return (
         f"{len(mutants):>5} {outcome.kind} at {outcome.stage}: {outcome.message}{where}\n"
@@ -693,13 +768,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--mutations",
         type=lambda text: text.split(","),
         default=list(MUTATIONS),
-        help=f"comma-separated subset of: {', '.join(MUTATIONS)}",
+        help=f"comma-separated, among: {', '.join([*MUTATIONS, *BYTE_MUTATIONS])}; or "
+        f"{' or '.join(GROUPS)} for every mutation of that level (default: tokens)",
     )
     args = parser.parse_args(argv)
-    unknown = set(args.mutations) - set(MUTATIONS)
+    names = [name for given in args.mutations for name in GROUPS.get(given, (given,))]
+    unknown = set(names) - set(MUTATIONS) - set(BYTE_MUTATIONS)
     if unknown:
         parser.error(f"unknown mutations: {', '.join(sorted(unknown))}")
-    report = run_fuzz(args.mutants, args.seed, args.jobs, args.timeout, args.mutations)
+    report = run_fuzz(args.mutants, args.seed, args.jobs, args.timeout, names)
     print(
         f"{args.mutants} mutants of {report.chunks} corpus chunks, seed {args.seed}, "
         f"{args.jobs} jobs: {report.seconds:.1f} s"

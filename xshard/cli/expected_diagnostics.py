@@ -2,11 +2,11 @@
 
 An input line `// expected-error {{text}}` says that a diagnostic whose message
 contains `text` is reported at that line; `@+N`, `@-N`, `@above` and `@below` move
-the line, as in MLIR. `xshard-opt --verify-diagnostics` checks a chunk that carries
-such annotations this way (every expected diagnostic reported, nothing else) and
-fails on a miss; a chunk without them keeps xshard's own mode, which prints the
-diagnostics for FileCheck. xshard reports only errors, so an expected warning,
-remark or note is never produced.
+the line, as in MLIR. `xshard-opt --verify-diagnostics` checks every chunk of a file
+that carries such annotations this way (every expected diagnostic reported, nothing
+else: a chunk without annotations must report nothing) and fails on a miss; a file
+without any keeps xshard's own mode, which prints the diagnostics for FileCheck.
+xshard reports only errors, so an expected warning, remark or note is never produced.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 _ANNOTATION = re.compile(
     r"expected-(error|warning|remark|note)\s*(?:@(above|below|[+-]?\d+))?\s*\{\{(.*?)\}\}"
 )
-_REPORTED = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
+_REPORTED = re.compile(r"^(?:.*?):(\d+):(\d+): error: (.*)$")
+_UNLOCATED = re.compile(r"^(?:.*?): error: (.*)$")
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Expected:
 @dataclass(frozen=True)
 class Reported:
     line: int
+    """0 for a diagnostic that names no place."""
     column: int
     message: str
 
@@ -46,12 +48,15 @@ def expectations(chunk: str, line_offset: int) -> list[Expected]:
 
 
 def reported(lines: str) -> list[Reported]:
-    """The diagnostics in xshard's `file:line:col: error: message` lines."""
-    return [
-        Reported(int(m[2]), int(m[3]), m[4])
-        for line in lines.splitlines()
-        if (m := _REPORTED.match(line))
-    ]
+    """The diagnostics in xshard's `file:line:col: error: message` lines, and in its
+    `file: error: message` lines (line 0), which no annotation expects."""
+    found = []
+    for line in lines.splitlines():
+        if m := _REPORTED.match(line):
+            found.append(Reported(int(m[1]), int(m[2]), m[3]))
+        elif m := _UNLOCATED.match(line):
+            found.append(Reported(0, 0, m[1]))
+    return found
 
 
 def mismatches(expected: list[Expected], got: list[Reported], file: str) -> list[str]:
@@ -75,6 +80,7 @@ def mismatches(expected: list[Expected], got: list[Reported], file: str) -> list
         else:
             unmatched.remove(hit)
     problems += [
-        f"{file}:{r.line}:{r.column}: error: unexpected error: {r.message}" for r in unmatched
+        f"{file}{f':{r.line}:{r.column}' if r.line else ''}: error: unexpected error: {r.message}"
+        for r in unmatched
     ]
     return problems

@@ -1,10 +1,11 @@
-"""`xshard-run FILE.mlir --devices N`: run a global annotated program end to end on N
-devices, check it against the program on one device, and report the collectives.
+"""`xshard-run FILE.mlir [--devices N]`: run a global annotated program end to end on N
+devices (by default, its grid's), check it against the program on one device, and
+report the collectives.
 
 Exit 0 when the results match, 1 when they do not or the input is bad (a one-line
 `file:line:col: error: message` on stderr, never a traceback), 2 on an internal error.
-The work is `xshard.jax.run.run_module`; this module parses flags, sets up XLA's devices
-before jax is imported, and prints.
+The work is `xshard.jax.run.run_module`; this module parses flags and the program,
+sets up XLA's devices before jax is imported (their count is read once), and prints.
 """
 
 from __future__ import annotations
@@ -14,11 +15,21 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from math import prod
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import ParseError
+
 from xshard.cli.internal_error import report_internal_error
+from xshard.cli.source import printable, read_module
+from xshard.context import xshard_context
+from xshard.diagnostics import DiagnosticError, error_line
+from xshard.dialects.shard import GridOp
 from xshard.transforms.propagation.sharding_propagation import Strategy, Traversal
+from xshard.transforms.spmd_pipeline import import_passes
 
 if TYPE_CHECKING:
     from xshard.jax.run import RunReport
@@ -39,7 +50,11 @@ def _parser() -> argparse.ArgumentParser:
         "default pipeline (xshard-spmd) and compare it with the program on one device.",
     )
     p.add_argument("file", help="the global program (.mlir, with shard annotations)")
-    p.add_argument("--devices", type=int, required=True, help="device count; must be the grid's")
+    p.add_argument(
+        "--devices",
+        type=int,
+        help="device count, which must be the grid's (default: the grid's)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--target", choices=("cpu", "gpu"), default="cpu", help="default: cpu")
     p.add_argument(
@@ -127,25 +142,52 @@ def _table(report: RunReport) -> str:
     return "\n".join(lines)
 
 
-def _run(args: argparse.Namespace) -> int:
-    # imported here, after `_use_devices`: `xshard.jax`'s names load jax
-    from xdsl.utils.exceptions import ParseError
+def _grid_devices(module: ModuleOp, ctx: Context) -> int:
+    """The device count of the program's grids, after the import phase (which makes
+    JAX's meshes grids); 1 where there is none, which `run_module` then refuses."""
+    imported = module.clone()
+    for phase in import_passes():
+        phase.apply(ctx, imported)
+    counts: dict[str, int] = {}
+    for op in imported.ops:
+        if not isinstance(op, GridOp) or None in op.shape_tuple():
+            continue  # a dynamic grid: run_module asks for a static one
+        name, count = op.sym_name.data, prod(d for d in op.shape_tuple() if d is not None)
+        for other, devices in counts.items():
+            if devices != count:
+                raise DiagnosticError(
+                    op,
+                    f"grid @{name} has {count} devices but grid @{other} has {devices}: "
+                    "a run has one device count",
+                )
+        counts[name] = count
+    return next(iter(counts.values()), 1)
 
-    from xshard.context import xshard_context
-    from xshard.diagnostics import DiagnosticError, LocatingParser, error_line
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as err:
+        return _error(f"cannot open input file '{args.file}': {err.strerror}")
+    ctx = xshard_context()
+    try:
+        module = read_module(ctx, data, args.file)
+        devices = args.devices or _grid_devices(module, ctx)
+    except (ParseError, DiagnosticError) as err:
+        return _error(printable(error_line(err, args.file)), prefix=False)
+    _use_devices(args.target, devices)
+    return _execute(args, ctx, module, devices)
+
+
+def _execute(args: argparse.Namespace, ctx: Context, module: ModuleOp, devices: int) -> int:
+    # imported here, after `_use_devices`: `xshard.jax`'s names load jax
     from xshard.jax import BridgeError, module_text
     from xshard.jax.run import run_module
 
     try:
-        text = Path(args.file).read_text()
-    except OSError as err:
-        return _error(f"cannot read {args.file}: {err.strerror}")
-    ctx = xshard_context()
-    try:
-        module = LocatingParser(ctx, text, args.file).parse_module()
         report = run_module(
             module,
-            args.devices,
+            devices,
             seed=args.seed,
             target=args.target,
             traversal=args.traversal,
@@ -159,7 +201,7 @@ def _run(args: argparse.Namespace) -> int:
             ctx=ctx,
         )
     except (ParseError, DiagnosticError) as err:
-        return _error(error_line(err, args.file), prefix=False)
+        return _error(printable(error_line(err, args.file)), prefix=False)
     except BridgeError as err:
         return _error(str(err).splitlines()[0])
     if args.emit_stablehlo:
@@ -180,9 +222,8 @@ def _error(message: str, prefix: bool = True) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
-    if args.devices < 1:
+    if args.devices is not None and args.devices < 1:
         _parser().error(f"--devices must be at least 1, got {args.devices}")
-    _use_devices(args.target, args.devices)
     try:
         code = _run(args)
     except Exception as err:  # a bug in xshard, not bad input: say so in one line

@@ -239,6 +239,8 @@ class _Import:
     def import_function(self, fn: func.FuncOp) -> None:
         if not fn.body.blocks:
             return
+        if len(fn.body.blocks) > 1:  # as shard-partition, which would refuse it next
+            raise DiagnosticError(fn, "import-sdy supports only functions with one block")
         block = fn.body.block
         if fn.arg_attrs is not None:
             new_attrs = []
@@ -347,6 +349,8 @@ class _Import:
 
 @dataclass(frozen=True)
 class ImportSdyPass(ModulePass):
+    """JAX's shardings (sdy, GSPMD) to shard IR."""
+
     name = "import-sdy"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -110,3 +110,61 @@ func.func @product_of_dimensions(%a: index) -> index {
   return %0 : index
 }
 // CHECK: bad-input.mlir:109:48: error: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
+
+// -----
+
+func.func @scalar_for_complex() -> tensor<2xcomplex<f32>> {
+  %0 = arith.constant dense<0.0> : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+// CHECK: bad-input.mlir:[[# @LINE - 3]]:29: error: parsed 1 elements, but type ('complex<f32>') expected 2 elements
+
+// -----
+
+func.func @switch_case_beyond_64_bits(%i: index) {
+  scf.index_switch %i
+  case -9223372036854775809 {
+    scf.yield
+  }
+  default {
+  }
+  return
+}
+// CHECK: bad-input.mlir:[[# @LINE - 8]]:{{[0-9]+}}: error: integer value too large
+
+// -----
+
+// xDSL's lexer took 2**n steps on a quote never closed on its line.
+%0 = "test.op"() {a = " 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28} : () -> ()
+// CHECK: bad-input.mlir:[[# @LINE - 1]]:23: error: End of file reached before closing string literal.
+
+// -----
+
+// An op of xDSL's whose custom parser stores what it read unchecked.
+func.func @insert_beyond_64_bits(%a: i32) {
+  %0 = llvm.mlir.undef : !llvm.struct<(i32, f64)>
+  %1 = llvm.insertvalue %a, %0[18446744073709551616] : !llvm.struct<(i32, f64)>
+  return
+}
+// CHECK: bad-input.mlir:[[# @LINE - 3]]:3: error: malformed operation: cannot fit 'int' into an index-sized integer
+
+// -----
+
+// An op of xDSL's whose custom parser raises on an unknown keyword.
+func.func @unknown_iterator(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["paralel"]} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: bad-input.mlir:[[# @LINE - 6]]:3: error: malformed operation: 'paralel' is not a valid IteratorType
+
+// -----
+
+// An op of xDSL's whose verifier raises a bare Exception.
+func.func @load_short_of_indices(%m: memref<4x4xf32>, %i: index) -> f32 {
+  %0 = memref.load %m[%i] : memref<4x4xf32>
+  return %0 : f32
+}
+// CHECK: bad-input.mlir:[[# @LINE - 3]]:3: error: 'memref.load' op is invalid: expected an index for each dimension

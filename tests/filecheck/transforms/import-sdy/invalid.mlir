@@ -70,3 +70,13 @@ func.func @main(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}
   return %0 : tensor<4xf32>
 }
 // CHECK: invalid.mlir:69:3: error: the sharding names @maximal_mesh_0, a mesh of one device: the value lives on one device only (a host callback: jax.debug.callback, jax.pure_callback, the error checks of equinox and diffrax), which xshard does not partition; equinox and diffrax skip the check with throw=False or EQX_ON_ERROR=nan
+
+// -----
+
+// Several blocks: shard-partition would refuse them next.
+func.func @two_blocks(%x: tensor<8xf32>) -> tensor<8xf32> {
+  cf.br ^bb1
+^bb1:
+  func.return %x : tensor<8xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 5]]:1: error: import-sdy supports only functions with one block
