@@ -79,3 +79,19 @@ def test_normalize_ignores_names_and_spelling() -> None:
     b = "module {\n  %sum = arith.addf %arg0, %arg0 : f32\n  return %sum : f32\n}"
     assert conformance.normalize(a) == conformance.normalize(b)
     assert conformance.normalize(a) != conformance.normalize(b.replace("addf", "mulf"))
+
+
+@needs_mlir_opt
+def test_runs_with_only_the_system_on_path() -> None:
+    """filecheck is found beside the interpreter (a virtualenv not on PATH)."""
+    import os
+    import subprocess
+
+    mlir_opt = Path(shutil.which(conformance.MLIR_OPT) or "").parent
+    env = dict(os.environ, PATH=os.pathsep.join([str(mlir_opt), "/usr/bin", "/bin"]))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "conformance.py"), str(ROOT / "tests" / "conformance")],
+        env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("total")

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_env import executable  # noqa: E402
 from xdsl.printer import Printer
 
 from xshard.context import xshard_context
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [200, 1000] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
     mlir_opt = None if args.no_linalg else shutil.which("mlir-opt-22")
-    xshard_opt = shutil.which("xshard-opt")
+    xshard_opt = executable("xshard-opt")
     bench = _Xshard()
     bench.times(stablehlo_chain(8), 1)  # load models and dialects before timing
     columns = ["N", "parse s", "pass s", "pass us/op", "print s"]
@@ -198,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                 path = Path(tmp, f"stablehlo{n}.mlir")
                 path.write_text(text)
                 cmd = [
-                    xshard_opt or "xshard-opt",
+                    xshard_opt,
                     str(path),
                     "-p",
                     "sharding-propagation",

@@ -33,6 +33,9 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_env import executable  # noqa: E402
+
 MLIR_OPT = "mlir-opt-22"
 
 # upstream pass name -> xshard-opt pass name, where they differ.
@@ -270,7 +273,7 @@ def _run_xshard(run: RunLine, unit_file: str, tmp: Path) -> tuple[int, str, str]
 
 
 def _filecheck(unit_file: str, output: str, prefixes: list[str]) -> tuple[bool, str]:
-    args = ["filecheck", unit_file] + [f"--check-prefix={p}" for p in prefixes]
+    args = [executable("filecheck"), unit_file] + [f"--check-prefix={p}" for p in prefixes]
     proc = subprocess.run(args, input=output, capture_output=True, text=True, timeout=60)
     return proc.returncode == 0, _first_error(proc.stderr or proc.stdout)
 

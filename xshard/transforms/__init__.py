@@ -4,7 +4,8 @@ Passes are grouped by phase, as in Shardy: `import` (what JAX and TCP emit, brou
 to sharded StableHLO), `propagation` (with `auto-sharding`), `partition`, `simplify`
 (collective rewrites on the partitioned program) and `export` (lowering to StableHLO);
 `analysis` holds the reports. Each pass lives in its own module; the registry key is
-the pass's `name`.
+the pass's `name`. Each class is importable from here too, loaded on first use
+(`from xshard.transforms import ShardPartitionPass`).
 """
 
 from collections.abc import Callable
@@ -99,3 +100,18 @@ def _factory(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 def get_xshard_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Map each pass name to a factory that imports the pass class on first use."""
     return {name: _factory(module, cls) for name, (module, cls) in _PASSES.items()}
+
+
+_CLASSES = {cls: module for module, cls in _PASSES.values()}
+
+__all__ = ["get_xshard_passes", *sorted(_CLASSES)]
+
+
+def __getattr__(name: str) -> type[ModulePass]:
+    if name not in _CLASSES:
+        raise AttributeError(f"module 'xshard.transforms' has no attribute {name!r}")
+    return getattr(import_module(f"xshard.transforms.{_CLASSES[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_CLASSES})
