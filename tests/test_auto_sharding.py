@@ -23,7 +23,13 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
-from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, plan_cost, solve
+from xshard.transforms.propagation.auto.ilp import (
+    Infeasible,
+    MemoryPoint,
+    Problem,
+    plan_cost,
+    solve,
+)
 from xshard.transforms.propagation.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
 
@@ -171,7 +177,7 @@ def test_integer_program_solved_by_hand() -> None:
     p = Problem()
     a, b, c = p.add_group(2), p.add_group(2), p.add_group(3)
     p.linear = [[0.0, 4.0], [1.0, 0.0], [0.0, 0.0, 2.0]]
-    p.memory = [[10, 2], [10, 2], [10, 10, 1]]
+    p.points = [MemoryPoint(0, {a: [10, 2], b: [10, 2], c: [10, 10, 1]})]  # all at once
     p.add_pair(a, b, np.array([[0.0, 5.0], [5.0, 0.0]]))
     p.add_pair(c, b, np.array([[0.0, 3.0], [inf, 0.0], [1.0, inf]]))  # (C, B), transposed
     best = solve(p)
@@ -184,7 +190,7 @@ def test_integer_program_solved_by_hand() -> None:
     p.limit = 5
     with pytest.raises(Infeasible):
         solve(p)
-    assert solve(Problem(base=8)).memory == 8  # nothing to decide: no solver call
+    assert solve(Problem(points=[MemoryPoint(8)])).memory == 8  # nothing to decide: no solve
 
 
 def test_user_annotations_are_kept() -> None:
@@ -230,3 +236,43 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
     # the all_reduce of the 4 KiB output over 8 devices on NVLink: 14 steps of 5 us
     assert line.startswith("auto-sharding @main: cost 7.00")
     assert "solved in" in line
+
+
+def test_memory_is_the_peak_of_what_is_live(capsys: pytest.CaptureFixture[str]) -> None:
+    """A chain of six negates of a 4 KiB value kept whole: while each runs, its operand
+    and result are live beside the argument (3 x 4096 bytes), not all seven values at
+    once; a limit the chain fits only by liveness is met without splitting anything."""
+    chain = "\n".join(
+        f"  %v{i + 1} = stablehlo.negate %v{i} : tensor<32x32xf32>" for i in range(6)
+    )
+    text = f"""shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {{
+  %rep = shard.sharding @tp split_axes = [[]] : !shard.sharding
+  %v0 = shard.shard %x to %rep : tensor<32x32xf32>
+{chain}
+  %out = shard.shard %v6 to %rep annotate_for_users : tensor<32x32xf32>
+  func.return %out : tensor<32x32xf32>
+}}"""
+    AutoShardingPass(memory_limit=3 * 4096, report=True).apply(xshard_context(), parse(text))
+    assert ", 12288 bytes per device," in capsys.readouterr().err
+
+
+def test_the_benchmark_gives_auto_sharding_only_the_batch() -> None:
+    """`auto_sharding_benchmark.py --real` keeps the shardings that split the batch
+    (the first dim over axes with `data`) and leaves the rest to auto-sharding."""
+    import sys
+    from pathlib import Path
+
+    import jax
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from auto_sharding_real import batch_only
+
+    from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
+
+    for name, batch_args in (("gpt_train_step", 2), ("haiku_mlp_grad", 2), ("moe_layer", 1)):
+        program = PROGRAMS[name](mesh_2x4())
+        kept = jax.tree.leaves(batch_only(program), is_leaf=lambda x: x is None)
+        given = [s for s in kept if s is not None]
+        assert len(given) == batch_args, name
+        assert all("data" in str(s.spec[0]) and not any(s.spec[1:]) for s in given)

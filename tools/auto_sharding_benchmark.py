@@ -9,7 +9,19 @@ time, the modeled cost and the per-device memory of the plan. `--jax` instead ru
 pass on the six real JAX programs of `xshard.testing.jax_programs` (2x4 mesh, after the
 import passes), with no limit.
 
-    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--jax]
+`--real` runs those programs through `xshard.jit(..., auto_sharding=True,
+memory_limit=...)` given only their batch shardings (every other argument and every
+result unspecified), under no limit and 1/2, 1/4 and 1/8 of what full replication
+needs (XLA's figure for `jax.jit` with every argument replicated), beside the
+hand-written plan (Megatron + data parallel) through `xshard.jit` and `jax.jit`. Per
+row: the ILP's modeled seconds and predicted peak bytes (auto rows), the collectives
+and bytes of the per-device program, its ring-model bytes sent per device, XLA's
+measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -
+aliased) and the median step time of 20 calls.
+
+    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4]
+    python tools/auto_sharding_benchmark.py --jax
+    python tools/auto_sharding_benchmark.py --real [gpt_train_step ...]
 """
 
 from __future__ import annotations
@@ -75,12 +87,21 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=20, help="5 ops each (default 20)")
     parser.add_argument("--grid", default="8", help="grid shape, e.g. 8 or 2x4")
     parser.add_argument("--jax", action="store_true", help="the six real JAX programs")
+    parser.add_argument(
+        "--real", nargs="*", metavar="PROGRAM", help="xshard.jit on real programs (all: none)"
+    )
     args = parser.parse_args()
-    if args.jax:
+    if args.jax or args.real is not None:
         os.environ.setdefault("JAX_PLATFORMS", "cpu")
         flags = os.environ.get("XLA_FLAGS", "")
         os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count=8"
         from xshard.testing.jax_programs import PROGRAMS, mesh_2x4  # loads jax
+
+        if args.real is not None:
+            from auto_sharding_real import real_rows  # loads jax
+
+            real_rows(args.real or sorted(PROGRAMS))
+            return
 
         mesh = mesh_2x4()
         for name in sorted(PROGRAMS):

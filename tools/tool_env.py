@@ -7,15 +7,22 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import sysconfig
 from pathlib import Path
 
 
 def executable(name: str) -> str:
-    """The path of `name`: beside this interpreter first (its environment's scripts),
-    then on PATH; a missing one ends the script with what to install."""
-    beside = Path(sys.executable).parent / name
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
+    """The path of `name`: among this interpreter's environment's scripts first (a
+    virtualenv's, then those of the Python it was made from, whose packages it may
+    see), then on PATH; a missing one ends the script with what to install."""
+    folders = (
+        Path(sys.executable).parent,
+        Path(sysconfig.get_path("scripts")),
+        Path(sysconfig.get_path("scripts", vars={"base": sys.base_prefix})),
+    )
+    for folder in folders:
+        if (path := folder / name).is_file() and os.access(path, os.X_OK):
+            return str(path)
     found = shutil.which(name)
     if found is None:
         raise SystemExit(

@@ -9,7 +9,7 @@ func.func @too_small(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
   %0 = stablehlo.add %x, %x : tensor<16x64xf32>
   func.return %0 : tensor<16x64xf32>
 }
-// CHECK: invalid.mlir:8:1: error: memory-limit=1000 cannot be met: every plan holds at least 1024 bytes per device (all arguments and op results at once)
+// CHECK: invalid.mlir:8:1: error: memory-limit=1000 cannot be met: every plan holds at least 1024 bytes per device at some point of the program
 
 // -----
 

@@ -7,8 +7,10 @@ argument a decision among its layouts; `shard.shard` ops the user wrote, and ops
 costs `CostModel.reshard_time` from the layout the producer's choice gives to the
 layout the user's choice wants (a pair with no reshard is forbidden); a returned value
 left partial costs its settling. The program (`ilp.py`) minimizes the summed cost under
-`memory-limit`: per device, every argument and op result counted at once in its chosen
-layout (an upper bound on what is live; the copies reshards make are not counted).
+`memory-limit`: per device, at every point of the program in its order, the arguments
+(held for the whole call, as XLA holds them) and the op results defined and still to be
+read there, each in its chosen layout (`_memory_points`; the copies reshards make are
+not counted).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
@@ -28,6 +30,7 @@ print each function's modeled cost, memory, decision count and solver time to st
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -61,7 +64,13 @@ from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
-from xshard.transforms.propagation.auto.ilp import Infeasible, Problem, Solution, solve
+from xshard.transforms.propagation.auto.ilp import (
+    Infeasible,
+    MemoryPoint,
+    Problem,
+    Solution,
+    solve,
+)
 from xshard.transforms.propagation.auto.strategies import (
     Partial,
     follow,
@@ -128,6 +137,11 @@ class _Planner:
         self.costs: dict[tuple, float] = {}
         self.deferred: dict[SSAValue, Operation] = {}
         """Source ops not decided yet, by their result (`is_source`)."""
+        self.sizes: dict[SSAValue, int | tuple[int, list[int]]] = {}
+        """Each value's bytes per device: fixed, or (group, under each strategy)."""
+        self.copies: list[tuple[Operation, SSAValue, Source, Source]] = []
+        """Each edge (the op reading the value, the value, from, to): where they differ,
+        the reshard makes a copy in the `to` layout, live while that op runs."""
 
     # ------------------------------------------------------------------ the problem
 
@@ -143,12 +157,12 @@ class _Planner:
         for op in self.block.ops:
             if isinstance(op, ShardOp):
                 s = sharding_of(op.sharding, op)
-                self.edge(op.src, self.source(op.src), s)
+                self.edge(op, op.src, self.source(op.src), s)
                 self.sources[op.result] = s
             elif op.has_trait(IsTerminator):
                 for v in op.operands:
                     if is_tensor(v) and not isinstance(v.owner, ShardOp):
-                        self.settle(v)
+                        self.settle(op, v)
             elif needs_model(op):
                 if self.is_source(op):
                     self.deferred[op.results[0]] = op
@@ -160,6 +174,97 @@ class _Planner:
                         self.add_value(r, self.replicated)
         for value in list(self.deferred):  # read by no op
             self.source(value)
+        self.problem.points = self.memory_points()
+
+    def memory_points(self) -> list[MemoryPoint]:
+        """The bytes live while each op runs that may be the peak: its operands and
+        results, every value defined before it and read after it, and the arguments.
+        Only ops after which some value dies are kept: the others hold a subset of what
+        the next op holds."""
+        ops = list(self.block.ops)
+        index = {op: i for i, op in enumerate(ops)}
+        last = len(ops) - 1
+        dies: dict[SSAValue, int] = {}
+        for op in reversed(ops):  # a value read through a shard.shard lives as its result
+            for r in op.results:
+                ends = [index[op]]
+                for use in r.uses:
+                    ends.append(self._top_index(use.operation, index))
+                    if isinstance(use.operation, ShardOp) and use.operation in index:
+                        ends.append(dies[use.operation.result])
+                dies[r] = max(ends)
+        born: dict[int, list[SSAValue]] = {}
+        ending: set[int] = {last}
+        held = MemoryPoint()
+        for value in self.sizes:
+            if value.owner is self.block:  # an argument: held for the whole call
+                self._add(held, value, 1)
+            else:
+                born.setdefault(index[value.owner], []).append(value)  # type: ignore[index]
+                ending.add(dies[value])
+        points: list[MemoryPoint] = []
+        at: list[int] = []
+        dead_at: dict[int, list[SSAValue]] = {}
+        for i in range(len(ops)):
+            for value in born.get(i, ()):
+                self._add(held, value, 1)
+                dead_at.setdefault(dies[value], []).append(value)
+            if i in ending:
+                terms = {g: list(m) for g, m in held.terms.items() if any(m)}
+                points.append(MemoryPoint(held.base, terms))
+                at.append(i)
+            for value in dead_at.pop(i, ()):
+                self._add(held, value, -1)
+        for reader, value, src, dst in self.copies:  # at the first point from its reader on
+            self._add_copy(points[bisect_left(at, index[reader])], value, src, dst)
+        return points
+
+    def _add_copy(self, point: MemoryPoint, value: SSAValue, src: Source, dst: Source) -> None:
+        """The copy of `value` a reshard from `src` to `dst` makes, where they differ."""
+        shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
+
+        def size(s: Sharding, d: Sharding) -> int:
+            return 0 if s == d else shard_bytes(shape, elem, d, self.grid)
+
+        if isinstance(src, Sharding) and isinstance(dst, Sharding):
+            point.base += size(src, dst)
+        elif isinstance(src, Sharding) or isinstance(dst, Sharding):
+            var = dst if isinstance(dst, _Var) else src
+            assert isinstance(var, _Var)
+            pairs = (
+                [(src, d) for d in var.layouts] if var is dst else [(s, dst) for s in var.layouts]
+            )
+            have = point.terms.setdefault(var.group, [0] * len(var.layouts))
+            for a, (s, d) in enumerate(pairs):
+                have[a] += size(s, d)  # type: ignore[arg-type]
+        elif src.group == dst.group:
+            have = point.terms.setdefault(src.group, [0] * len(src.layouts))
+            for a, (s, d) in enumerate(zip(src.layouts, dst.layouts, strict=True)):
+                have[a] += size(s, d)
+        else:
+            import numpy as np  # as in `edge`
+
+            sizes = np.array([[size(s, d) for d in dst.layouts] for s in src.layouts])
+            if sizes.any():
+                point.add_pair(src.group, dst.group, sizes)
+
+    def _top_index(self, op: Operation, index: dict[Operation, int]) -> int:
+        """The index of the op of this block that holds `op` (a use in a region)."""
+        while op not in index:
+            parent = op.parent_op()
+            assert parent is not None
+            op = parent
+        return index[op]
+
+    def _add(self, point: MemoryPoint, value: SSAValue, sign: int) -> None:
+        size = self.sizes[value]
+        if isinstance(size, int):
+            point.base += sign * size
+            return
+        group, per = size
+        have = point.terms.setdefault(group, [0] * len(per))
+        for a, m in enumerate(per):
+            have[a] += sign * m
 
     @property
     def replicated(self) -> Sharding:
@@ -173,15 +278,14 @@ class _Planner:
         return _Var(self.problem.add_group(len(layouts)), tuple(layouts))
 
     def add_value(self, value: SSAValue, source: Source) -> None:
-        """Record `value`'s layout and count its bytes per device."""
+        """Record `value`'s layout and its bytes per device."""
         self.sources[value] = source
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
         if isinstance(source, Sharding):
-            self.problem.base += shard_bytes(shape, elem, source, self.grid)
-            return
-        memory = self.problem.memory[source.group]
-        for a, s in enumerate(source.layouts):
-            memory[a] += shard_bytes(shape, elem, s, self.grid)
+            self.sizes[value] = shard_bytes(shape, elem, source, self.grid)
+        else:
+            per = [shard_bytes(shape, elem, s, self.grid) for s in source.layouts]
+            self.sizes[value] = (source.group, per)
 
     def is_source(self, op: Operation) -> bool:
         """An op that reads no tensor and makes one (a constant, an iota): it is decided
@@ -208,7 +312,7 @@ class _Planner:
                 wants = tuple(operand_layout(rule, o, i, v) or self.replicated for o in options)
                 if v in self.deferred:
                     self.join(self.deferred.pop(v), _Var(group, wants))
-                self.edge(v, self.source(v), _Var(group, wants))
+                self.edge(op, v, self.source(v), _Var(group, wants))
         for j, r in enumerate(op.results):
             if is_tensor(r):
                 self.add_value(r, _Var(group, tuple(result_sharding(rule, o, j) for o in options)))
@@ -255,13 +359,14 @@ class _Planner:
         layouts = () if src is None else (src,) if isinstance(src, Sharding) else src.layouts
         return {(s.partial_axes, s.partial_kind) for s in layouts if s.is_partial}
 
-    def settle(self, value: SSAValue) -> None:
+    def settle(self, ret: Operation, value: SSAValue) -> None:
         """A returned value leaves in its layout, settled if partial."""
         src = self.source(value)
         if isinstance(src, Sharding):
-            self.edge(value, src, without_partial(src))
+            self.edge(ret, value, src, without_partial(src))
         else:
-            self.edge(value, src, _Var(src.group, tuple(map(without_partial, src.layouts))))
+            layouts = tuple(map(without_partial, src.layouts))
+            self.edge(ret, value, src, _Var(src.group, layouts))
 
     def cost(self, value: SSAValue, src: Sharding, dst: Sharding) -> float:
         if src == dst or (
@@ -273,8 +378,10 @@ class _Planner:
             self.costs[key] = reshard_time(self.model, src, dst, value, self.grid)
         return self.costs[key]
 
-    def edge(self, value: SSAValue, src: Source, dst: Source) -> None:
-        """The reshard of `value` from `src` to `dst`, into the problem's costs."""
+    def edge(self, reader: Operation, value: SSAValue, src: Source, dst: Source) -> None:
+        """The reshard of `value` from `src` to `dst` for `reader`, into the problem's
+        costs (and its copy into the memory points, `memory_points`)."""
+        self.copies.append((reader, value, src, dst))
         p = self.problem
         if isinstance(src, Sharding) and isinstance(dst, Sharding):
             self.fixed_cost += self.cost(value, src, dst)
@@ -302,7 +409,7 @@ class _Planner:
             raise DiagnosticError(
                 self.fn,
                 f"memory-limit={limit} cannot be met: every plan holds at least {least} bytes "
-                "per device (all arguments and op results at once)",
+                "per device at some point of the program",
             )
         try:
             return solve(self.problem)

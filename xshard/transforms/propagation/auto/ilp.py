@@ -23,21 +23,51 @@ SCALE = 1e6
 
 
 @dataclass
+class MemoryPoint:
+    """The bytes per device live at one point of the program: `base`, which no decision
+    changes, `terms[g][a]` when group `g` takes strategy `a`, and `pairs[(g, h)][a, b]`
+    when `g` takes `a` while `h` takes `b` (a copy a reshard between them makes)."""
+
+    base: int = 0
+    terms: dict[int, list[int]] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+    def add_pair(self, g: int, h: int, sizes: np.ndarray) -> None:
+        if g > h:
+            g, h, sizes = h, g, sizes.T
+        have = self.pairs.get((g, h))
+        self.pairs[(g, h)] = sizes if have is None else have + sizes
+
+    def bytes(self, choice: list[int]) -> int:
+        return (
+            self.base
+            + sum(m[choice[g]] for g, m in self.terms.items())
+            + sum(int(m[choice[g], choice[h]]) for (g, h), m in self.pairs.items())
+        )
+
+    def least(self) -> int:
+        """A lower bound: each term at its least, whatever the others take."""
+        return (
+            self.base
+            + sum(min(m) for m in self.terms.values())
+            + sum(int(m.min()) for m in self.pairs.values())
+        )
+
+
+@dataclass
 class Problem:
     """`linear[g][a]`: cost of strategy `a` of group `g` (inf: forbidden); `pairs[(g, h)]`:
     cost matrix over the strategies of `g` (rows) and `h` (columns), `g < h`;
-    `memory[g][a]`: bytes per device; `limit`: the most bytes per device, with `base`
-    bytes no decision changes."""
+    `points`: the bytes per device live at each point of the program that may be its
+    peak; `limit`: the most bytes per device at any of them."""
 
     linear: list[list[float]] = field(default_factory=list)
     pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
-    memory: list[list[int]] = field(default_factory=list)
-    base: int = 0
+    points: list[MemoryPoint] = field(default_factory=list)
     limit: int | None = None
 
     def add_group(self, size: int) -> int:
         self.linear.append([0.0] * size)
-        self.memory.append([0] * size)
         return len(self.linear) - 1
 
     def add_pair(self, g: int, h: int, costs: np.ndarray) -> None:
@@ -48,7 +78,11 @@ class Problem:
         self.pairs[(g, h)] = costs if have is None else have + costs
 
     def least_memory(self) -> int:
-        return self.base + sum(min(m) for m in self.memory)
+        """A lower bound of every plan's peak: no point can hold less."""
+        return max((point.least() for point in self.points), default=0)
+
+    def peak(self, choice: list[int]) -> int:
+        return max((point.bytes(choice) for point in self.points), default=0)
 
 
 @dataclass(frozen=True)
@@ -57,7 +91,7 @@ class Solution:
     cost: float
     """Modeled seconds of the chosen plan."""
     memory: int
-    """Bytes per device of the chosen plan."""
+    """Peak bytes per device of the chosen plan."""
     seconds: float
     """Solver wall time."""
 
@@ -74,7 +108,7 @@ def solve(p: Problem) -> Solution:
     from scipy.sparse import coo_array
 
     if not p.linear:
-        return Solution([], 0.0, p.base, 0.0)
+        return Solution([], 0.0, p.peak([]), 0.0)
     offsets = np.cumsum([0] + [len(c) for c in p.linear])
     n_s = int(offsets[-1])
     cost = [c * SCALE if isfinite(c) else 0.0 for row in p.linear for c in row]
@@ -96,12 +130,15 @@ def solve(p: Problem) -> Solution:
 
     for g, c in enumerate(p.linear):
         row([(int(offsets[g]) + a, 1.0) for a in range(len(c))], 1.0, 1.0)
+    pair_vars: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+    """The variable `e_ab` of each pair of groups and strategies."""
     for (g, h), m in p.pairs.items():
         # e[a, :] sums to s_ga, e[:, b] to s_hb
         by_row = [[(int(offsets[g]) + a, -1.0)] for a in range(m.shape[0])]
         by_col = [[(int(offsets[h]) + b, -1.0)] for b in range(m.shape[1])]
         for a, b in zip(*np.nonzero(np.isfinite(m)), strict=True):
             var = len(cost)
+            pair_vars.setdefault((g, h), {})[(int(a), int(b))] = var
             cost.append(float(m[a, b]) * SCALE)
             upper.append(1.0)
             by_row[a].append((var, 1.0))
@@ -109,8 +146,19 @@ def solve(p: Problem) -> Solution:
         for entries in (*by_row, *by_col):
             row(entries, 0.0, 0.0)
     if p.limit is not None:
-        mem = [(i, float(m) / p.limit) for i, m in enumerate(x for r in p.memory for x in r)]
-        row(mem, -inf, 1.0 - p.base / p.limit)
+        for point in p.points:
+            terms = [
+                (int(offsets[g]) + a, m / p.limit)
+                for g, per in point.terms.items()
+                for a, m in enumerate(per)
+                if m
+            ]
+            for pair, sizes in point.pairs.items():
+                # (a forbidden pair of strategies has no `e`, and is never chosen)
+                for (a, b), var in pair_vars.get(pair, {}).items():
+                    if sizes[a, b]:
+                        terms.append((var, float(sizes[a, b]) / p.limit))
+            row(terms, -inf, 1.0 - point.base / p.limit)
     n = len(cost)
     matrix = coo_array((vals, (rows, cols)), shape=(len(lower_b), n)).tocsr()
     integrality = np.zeros(n)
@@ -127,8 +175,7 @@ def solve(p: Problem) -> Solution:
         raise Infeasible(result.message)
     x = result.x[:n_s]
     choice = [int(np.argmax(x[offsets[g] : offsets[g + 1]])) for g in range(len(p.linear))]
-    memory = p.base + sum(m[a] for m, a in zip(p.memory, choice, strict=True))
-    return Solution(choice, plan_cost(p, choice), memory, seconds)
+    return Solution(choice, plan_cost(p, choice), p.peak(choice), seconds)
 
 
 def plan_cost(p: Problem, choice: list[int]) -> float:

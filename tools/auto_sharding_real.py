@@ -1,0 +1,159 @@
+"""`auto_sharding_benchmark.py --real`: real programs through `xshard.jit` with
+auto-sharding, given only their batch shardings, beside their hand-written plans.
+Kept apart because it loads jax."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+import xshard
+from xshard.context import xshard_context
+from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
+from xshard.jax import BridgeError
+from xshard.testing.jax_programs import PROGRAMS, JaxProgram, mesh_2x4
+from xshard.testing.jit_comparison import Memory, collectives, max_error
+from xshard.transforms.analysis.comm_report import collective_rows
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.spmd_pipeline import entry_function, import_passes
+
+FRACTIONS = (None, 2, 4, 8)
+"""No limit, then 1/2, 1/4 and 1/8 of what full replication needs."""
+CALLS = 20
+_REPORT = re.compile(r"cost (\S+) s, (\d+) bytes per device, (\d+) decisions .* in (\S+) s")
+
+
+def _is_sharding(x: Any) -> bool:
+    return x is None or isinstance(x, NamedSharding)
+
+
+def batch_only(program: JaxProgram) -> Any:
+    """The program's `in_shardings` with only the batch leaves kept (the first dim split
+    over axes that include `data`, nothing else split): what a user annotates who leaves
+    the rest to auto-sharding."""
+
+    def keep(s: NamedSharding | None) -> NamedSharding | None:
+        spec = tuple(s.spec) if s is not None else ()
+        first = spec[0] if spec else None
+        axes = first if isinstance(first, tuple) else (first,)
+        return s if "data" in axes and not any(spec[1:]) else None
+
+    return jax.tree.map(keep, program.in_shardings, is_leaf=_is_sharding)
+
+
+def _memory(compiled: Any) -> int:
+    m = compiled.memory_analysis()
+    return Memory(
+        m.temp_size_in_bytes,
+        m.argument_size_in_bytes,
+        m.output_size_in_bytes,
+        m.alias_size_in_bytes,
+    ).total
+
+
+def _step_ms(compiled: Any, args: Sequence[Any]) -> float:
+    jax.block_until_ready(compiled(*args))
+    times = []
+    for _ in range(CALLS):
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(*args))
+        times.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(times)
+
+
+def _model(program: JaxProgram, in_shardings: Any, limit: int | None) -> str:
+    """The ILP's report for the program as `xshard.jit` imports it (the same plan)."""
+    lowered = jax.jit(program.fn, in_shardings=in_shardings).lower(*program.args)
+    ctx = xshard_context()
+    module = LocatingParser(ctx, lowered.as_text(), program.name).parse_module()
+    for phase in import_passes():
+        phase.apply(ctx, module)
+    out = io.StringIO()
+    with contextlib.redirect_stderr(out):
+        AutoShardingPass(memory_limit=limit, report=True).apply(ctx, module)
+    return out.getvalue()
+
+
+def _measure(jitted: Any, program: JaxProgram, want: Any) -> dict[str, str]:
+    """Lower and compile `jitted` (`jax.jit`'s or `xshard.jit`'s), run, and measure: the
+    columns after the model's."""
+    start = time.perf_counter()
+    lowered = jitted.lower(*program.args)
+    seconds = time.perf_counter() - start
+    compiled = lowered.compile()
+    if hasattr(lowered, "collectives"):  # xshard.jit's
+        found = lowered.collectives()
+        ring = f"{sum(r.cost for r in collective_rows(entry_function(lowered.module))):.0f}"
+    else:
+        found, ring = collectives(compiled.as_text()), "-"
+    return {
+        "collectives": f"{sum(c for c, _ in found.values())}",
+        "bytes": f"{sum(b for _, b in found.values())}",
+        "ring bytes": ring,
+        "XLA memory (B)": f"{_memory(compiled)}",
+        "step (ms)": f"{_step_ms(compiled, program.args):.2f}",
+        "max error": f"{max_error(compiled(*program.args), want):.1e}",
+        "lower (s)": f"{seconds:.1f}",
+    }
+
+
+HEADER = (
+    "program", "plan", "limit (B)", "modeled (s)", "predicted (B)", "solve (s)", "decisions",
+    "collectives", "bytes", "ring bytes", "XLA memory (B)", "step (ms)", "max error",
+    "lower (s)",
+)  # fmt: skip
+
+
+def _print(row: dict[str, str]) -> None:
+    print("| " + " | ".join(row.get(h, "-") for h in HEADER) + " |", flush=True)
+
+
+def real_rows(names: Sequence[str]) -> None:
+    mesh = mesh_2x4()
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "---|" * len(HEADER))
+    for name in names:
+        program = PROGRAMS[name](mesh)
+        want = program.jitted()(*program.args)
+        everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
+        replicated = _memory(
+            jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile()
+        )
+        _print({"program": name, "plan": "replicated, jax.jit", "XLA memory (B)": f"{replicated}"})
+        hand = xshard.jit(
+            program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
+        )
+        for plan, jitted in (("hand, jax.jit", program.jitted()), ("hand, xshard.jit", hand)):
+            _print({"program": name, "plan": plan, **_measure(jitted, program, want)})
+        batch = batch_only(program)
+        for fraction in FRACTIONS:
+            limit = None if fraction is None else replicated // fraction
+            row = {
+                "program": name,
+                "plan": "auto" if limit is None else f"auto, 1/{fraction}",
+                "limit (B)": f"{limit or '-'}",
+            }
+            try:
+                found = _REPORT.search(_model(program, batch, limit))
+                if found is None:
+                    raise BridgeError("auto-sharding made no plan (no mesh)")
+                keys = ("modeled (s)", "predicted (B)", "decisions", "solve (s)")
+                row |= dict(zip(keys, found.groups(), strict=True))
+                auto = xshard.jit(
+                    program.fn, in_shardings=batch, auto_sharding=True, memory_limit=limit
+                )
+                row |= _measure(auto, program, want)
+            except BAD_INPUT as err:
+                row["modeled (s)"] = f"no plan: {error_line(err, name)}"
+            except BridgeError as err:
+                row["modeled (s)"] = f"no plan: {str(err).splitlines()[-1]}"
+            _print(row)
