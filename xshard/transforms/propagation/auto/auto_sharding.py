@@ -9,8 +9,8 @@ layout the user's choice wants (a pair with no reshard is forbidden); a returned
 left partial costs its settling. The program (`ilp.py`) minimizes the summed cost under
 `memory-limit`: per device, at every point of the program in its order, the arguments
 (held for the whole call, as XLA holds them) and the op results defined and still to be
-read there, each in its chosen layout (`_memory_points`; the copies reshards make are
-not counted).
+read there, and the copies reshards into it make, each in its chosen layout
+(`memory_points`; a value XLA fuses into its one elementwise reader counts nothing).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
@@ -199,6 +199,8 @@ class _Planner:
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
+            elif self._fused(value):
+                continue
             else:
                 born.setdefault(index[value.owner], []).append(value)  # type: ignore[index]
                 ending.add(dies[value])
@@ -247,6 +249,17 @@ class _Planner:
             sizes = np.array([[size(s, d) for d in dst.layouts] for s in src.layouts])
             if sizes.any():
                 point.add_pair(src.group, dst.group, sizes)
+
+    def _fused(self, value: SSAValue) -> bool:
+        """Whether XLA keeps no buffer for `value`: made elementwise (or a constant) and
+        read once, by an elementwise op, which XLA fuses it into."""
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return False
+        return all(
+            op in self.options and (not op.operands or is_elementwise(op, self.options[op][2]))
+            for op in (value.owner, uses[0].operation)
+        )
 
     def _top_index(self, op: Operation, index: dict[Operation, int]) -> int:
         """The index of the op of this block that holds `op` (a use in a region)."""
