@@ -15,7 +15,8 @@ result unspecified), under no limit and 1/2, 1/4 and 1/8 of what full replicatio
 needs (XLA's figure for `jax.jit` with every argument replicated), beside the
 hand-written plan (Megatron + data parallel) through `xshard.jit` and `jax.jit`. Per
 row: the ILP's modeled seconds and predicted peak bytes (auto rows), the collectives
-and bytes of the per-device program, its ring-model bytes sent per device, XLA's
+and bytes XLA runs (its optimized HLO), the ring-model bytes xshard's per-device
+program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -
 aliased) and the median step time of 20 calls.
 

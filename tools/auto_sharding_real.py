@@ -90,11 +90,10 @@ def _measure(jitted: Any, program: JaxProgram, want: Any) -> dict[str, str]:
     lowered = jitted.lower(*program.args)
     seconds = time.perf_counter() - start
     compiled = lowered.compile()
-    if hasattr(lowered, "collectives"):  # xshard.jit's
-        found = lowered.collectives()
+    found = collectives(compiled.as_text())  # as XLA runs them (after its combiners)
+    ring = "-"
+    if hasattr(lowered, "module"):  # xshard.jit's: its per-device program's ring model
         ring = f"{sum(r.cost for r in collective_rows(entry_function(lowered.module))):.0f}"
-    else:
-        found, ring = collectives(compiled.as_text()), "-"
     return {
         "collectives": f"{sum(c for c, _ in found.values())}",
         "bytes": f"{sum(b for _, b in found.values())}",
