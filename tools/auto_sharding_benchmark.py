@@ -22,7 +22,7 @@ aliased) and the median step time of 20 calls.
 
     python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4]
     python tools/auto_sharding_benchmark.py --jax
-    python tools/auto_sharding_benchmark.py --real [gpt_train_step ...]
+    python tools/auto_sharding_benchmark.py --real [gpt_train_step ...] [--fractions 1,2]
 """
 
 from __future__ import annotations
@@ -91,6 +91,11 @@ def main() -> None:
     parser.add_argument(
         "--real", nargs="*", metavar="PROGRAM", help="xshard.jit on real programs (all: none)"
     )
+    parser.add_argument(
+        "--fractions",
+        default="1,2,4,8",
+        help="with --real: memory limits as fractions of replication, 1 for none",
+    )
     args = parser.parse_args()
     if args.jax or args.real is not None:
         os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -101,7 +106,8 @@ def main() -> None:
         if args.real is not None:
             from auto_sharding_real import real_rows  # loads jax
 
-            real_rows(args.real or sorted(PROGRAMS))
+            fractions = [None if f == 1 else f for f in map(int, args.fractions.split(","))]
+            real_rows(args.real or sorted(PROGRAMS), fractions)
             return
 
         mesh = mesh_2x4()

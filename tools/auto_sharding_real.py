@@ -116,7 +116,7 @@ def _print(row: dict[str, str]) -> None:
     print("| " + " | ".join(row.get(h, "-") for h in HEADER) + " |", flush=True)
 
 
-def real_rows(names: Sequence[str]) -> None:
+def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS) -> None:
     mesh = mesh_2x4()
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
@@ -134,7 +134,7 @@ def real_rows(names: Sequence[str]) -> None:
         for plan, jitted in (("hand, jax.jit", program.jitted()), ("hand, xshard.jit", hand)):
             _print({"program": name, "plan": plan, **_measure(jitted, program, want)})
         batch = batch_only(program)
-        for fraction in FRACTIONS:
+        for fraction in fractions:
             limit = None if fraction is None else replicated // fraction
             row = {
                 "program": name,
