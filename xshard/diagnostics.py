@@ -11,6 +11,7 @@ import struct
 from bisect import bisect_right
 from collections.abc import Sequence
 from pathlib import Path
+from traceback import walk_tb
 
 import xdsl
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
@@ -143,19 +144,15 @@ def _xdsl_fault(err: Exception) -> bool:
     xshard's, this module and the wrappers in xshard/xdsl_compat/ aside."""
     if not isinstance(err, _XDSL_SLIPS) and type(err) is not Exception:
         return False
-    tb = err.__traceback__
-    tb = tb.tb_next if tb is not None else None
-    path = None
-    while tb is not None:
-        path = Path(tb.tb_frame.f_code.co_filename)
-        if path.is_relative_to(_XSHARD) and not any(
-            path == w or path.is_relative_to(w) for w in _XSHARD_WRAPPERS
-        ):
-            return False
-        tb = tb.tb_next
-    return path is not None and (
-        path.is_relative_to(_XDSL)
-        or (path.is_relative_to(_STDLIB) and "site-packages" not in path.parts)
+    below = [Path(frame.f_code.co_filename) for frame, _ in walk_tb(err.__traceback__)][1:]
+    if any(
+        path.is_relative_to(_XSHARD) and not any(path.is_relative_to(w) for w in _XSHARD_WRAPPERS)
+        for path in below
+    ):
+        return False
+    return bool(below) and (
+        below[-1].is_relative_to(_XDSL)
+        or (below[-1].is_relative_to(_STDLIB) and "site-packages" not in below[-1].parts)
     )
 
 

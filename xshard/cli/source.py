@@ -26,12 +26,10 @@ from xshard.diagnostics import LocatingParser
 _RAW_BYTE = re.compile("[\udc80-\udcff]")
 """A byte that is not UTF-8, as `surrogateescape` decodes it."""
 _NO_OPERATION = "Could not parse entire input!"
-
-
 _STRING_OR_COMMENT = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*"?')
 """A comment, or a string literal up to its closing quote or its line's end: what MLIR's
 lexer reads through, scanned left to right (a quote in a comment starts no string)."""
-_ESCAPE_OR_RAW_BYTE = re.compile(r"\\.|[\udc80-\udcff]", re.S)
+_ESCAPE_OR_RAW_BYTE = re.compile(rf"\\.|{_RAW_BYTE.pattern}", re.S)
 
 
 def _escape_raw_bytes(literal: re.Match[str]) -> str:

@@ -15,7 +15,7 @@ With it each is a parse error at the op; valid ops parse as before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import TracebackType
+from traceback import walk_tb
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerType
@@ -31,10 +31,8 @@ from xshard.xdsl_compat._patch import patch
 
 def _raised_in(err: BaseException, function: Callable[..., Any]) -> bool:
     """Whether the innermost frame of `err`'s traceback runs `function`."""
-    tb: TracebackType | None = err.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb is not None and tb.tb_frame.f_code is function.__code__
+    frames = [frame for frame, _ in walk_tb(err.__traceback__)]
+    return bool(frames) and frames[-1].f_code is function.__code__
 
 
 def _format_parse(original: Callable[..., Any]) -> Callable[..., Any]:

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -82,6 +84,9 @@ from xshard.transforms.propagation.auto.strategies import (
 from xshard.transforms.propagation.option_cost import reshard_time
 from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
 
+if TYPE_CHECKING:
+    import numpy as np
+
 
 @dataclass(frozen=True)
 class _Var:
@@ -93,6 +98,35 @@ class _Var:
 
 Source = Sharding | _Var
 """Where a value's layout comes from: fixed, or a decision."""
+
+
+class Pair(NamedTuple):
+    """`matrix[a, b]` when group `g` takes strategy `a` while group `h` takes `b`."""
+
+    g: int
+    h: int
+    matrix: np.ndarray
+
+
+def _spread(
+    src: Source, dst: Source, f: Callable[[Sharding, Sharding], float]
+) -> float | tuple[int, list[float]] | Pair:
+    """`f(src layout, dst layout)` over the choices that decide them: a number when both
+    are fixed, (group, a value per strategy) when one group decides them, else a `Pair`.
+    """
+    if isinstance(src, Sharding) and isinstance(dst, Sharding):
+        return f(src, dst)
+    if isinstance(src, Sharding):
+        assert isinstance(dst, _Var)
+        return dst.group, [f(src, d) for d in dst.layouts]
+    if isinstance(dst, Sharding):
+        return src.group, [f(s, dst) for s in src.layouts]
+    if src.group == dst.group:
+        return src.group, [f(s, d) for s, d in zip(src.layouts, dst.layouts, strict=True)]
+    import numpy as np  # not at import: `xshard-spmd` loads this pass, seldom runs it
+
+    matrix = np.array([[f(s, d) for d in dst.layouts] for s in src.layouts])
+    return Pair(src.group, dst.group, matrix)
 
 
 def function_grid(fn: func.FuncOp) -> Grid | None:
@@ -188,8 +222,8 @@ class _Planner:
         for op in reversed(ops):  # a value read through a shard.shard lives as its result
             for r in op.results:
                 ends = [index[op]]
-                for use in r.uses:
-                    ends.append(self._top_index(use.operation, index))
+                for use in r.uses:  # a use in a region: at the op of this block holding it
+                    ends.append(index[self.block.find_ancestor_op_in_block(use.operation)])
                     if isinstance(use.operation, ShardOp) and use.operation in index:
                         ends.append(dies[use.operation.result])
                 dies[r] = max(ends)
@@ -224,31 +258,19 @@ class _Planner:
     def _add_copy(self, point: MemoryPoint, value: SSAValue, src: Source, dst: Source) -> None:
         """The copy of `value` a reshard from `src` to `dst` makes, where they differ."""
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
-
-        def size(s: Sharding, d: Sharding) -> int:
-            return 0 if s == d else shard_bytes(shape, elem, d, self.grid)
-
-        if isinstance(src, Sharding) and isinstance(dst, Sharding):
-            point.base += size(src, dst)
-        elif isinstance(src, Sharding) or isinstance(dst, Sharding):
-            var = dst if isinstance(dst, _Var) else src
-            assert isinstance(var, _Var)
-            pairs = (
-                [(src, d) for d in var.layouts] if var is dst else [(s, dst) for s in var.layouts]
-            )
-            have = point.terms.setdefault(var.group, [0] * len(var.layouts))
-            for a, (s, d) in enumerate(pairs):
-                have[a] += size(s, d)  # type: ignore[arg-type]
-        elif src.group == dst.group:
-            have = point.terms.setdefault(src.group, [0] * len(src.layouts))
-            for a, (s, d) in enumerate(zip(src.layouts, dst.layouts, strict=True)):
-                have[a] += size(s, d)
+        spread = _spread(
+            src, dst, lambda s, d: 0 if s == d else shard_bytes(shape, elem, d, self.grid)
+        )
+        if isinstance(spread, Pair):
+            if spread.matrix.any():
+                point.add_pair(*spread)
+        elif isinstance(spread, tuple):
+            group, per = spread
+            have = point.terms.setdefault(group, [0] * len(per))
+            for a, m in enumerate(per):
+                have[a] += int(m)
         else:
-            import numpy as np  # as in `edge`
-
-            sizes = np.array([[size(s, d) for d in dst.layouts] for s in src.layouts])
-            if sizes.any():
-                point.add_pair(src.group, dst.group, sizes)
+            point.base += int(spread)
 
     def _fused(self, value: SSAValue) -> bool:
         """Whether XLA keeps no buffer for `value`: made elementwise (or a constant) and
@@ -260,14 +282,6 @@ class _Planner:
             op in self.options and (not op.operands or is_elementwise(op, self.options[op][2]))
             for op in (value.owner, uses[0].operation)
         )
-
-    def _top_index(self, op: Operation, index: dict[Operation, int]) -> int:
-        """The index of the op of this block that holds `op` (a use in a region)."""
-        while op not in index:
-            parent = op.parent_op()
-            assert parent is not None
-            op = parent
-        return index[op]
 
     def _add(self, point: MemoryPoint, value: SSAValue, sign: int) -> None:
         size = self.sizes[value]
@@ -395,24 +409,15 @@ class _Planner:
         """The reshard of `value` from `src` to `dst` for `reader`, into the problem's
         costs (and its copy into the memory points, `memory_points`)."""
         self.copies.append((reader, value, src, dst))
-        p = self.problem
-        if isinstance(src, Sharding) and isinstance(dst, Sharding):
-            self.fixed_cost += self.cost(value, src, dst)
-        elif isinstance(src, Sharding):
-            assert isinstance(dst, _Var)
-            for b, d in enumerate(dst.layouts):
-                p.linear[dst.group][b] += self.cost(value, src, d)
-        elif isinstance(dst, Sharding):
-            for a, s in enumerate(src.layouts):
-                p.linear[src.group][a] += self.cost(value, s, dst)
-        elif src.group == dst.group:
-            for a, (s, d) in enumerate(zip(src.layouts, dst.layouts, strict=True)):
-                p.linear[src.group][a] += self.cost(value, s, d)
+        spread = _spread(src, dst, lambda s, d: self.cost(value, s, d))
+        if isinstance(spread, Pair):
+            self.problem.add_pair(*spread)
+        elif isinstance(spread, tuple):
+            group, per = spread
+            for a, c in enumerate(per):
+                self.problem.linear[group][a] += c
         else:
-            import numpy as np  # not at import: `xshard-spmd` loads this pass, seldom runs it
-
-            costs = np.array([[self.cost(value, s, d) for d in dst.layouts] for s in src.layouts])
-            p.add_pair(src.group, dst.group, costs)
+            self.fixed_cost += spread
 
     # ------------------------------------------------------------------ the plan
 

@@ -22,6 +22,16 @@ SCALE = 1e6
 (about 1e-7) do not round small reshards to nothing."""
 
 
+def _accumulate(
+    pairs: dict[tuple[int, int], np.ndarray], g: int, h: int, matrix: np.ndarray
+) -> None:
+    """Add `matrix` (rows: `g`'s strategies) to `pairs`, keyed by the smaller group first."""
+    if g > h:
+        g, h, matrix = h, g, matrix.T
+    have = pairs.get((g, h))
+    pairs[(g, h)] = matrix if have is None else have + matrix
+
+
 @dataclass
 class MemoryPoint:
     """The bytes per device live at one point of the program: `base`, which no decision
@@ -33,10 +43,7 @@ class MemoryPoint:
     pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     def add_pair(self, g: int, h: int, sizes: np.ndarray) -> None:
-        if g > h:
-            g, h, sizes = h, g, sizes.T
-        have = self.pairs.get((g, h))
-        self.pairs[(g, h)] = sizes if have is None else have + sizes
+        _accumulate(self.pairs, g, h, sizes)
 
     def bytes(self, choice: list[int]) -> int:
         return (
@@ -72,10 +79,7 @@ class Problem:
 
     def add_pair(self, g: int, h: int, costs: np.ndarray) -> None:
         """Add `costs[a, b]`, the cost of `g` taking `a` while `h` takes `b` (`g != h`)."""
-        if g > h:
-            g, h, costs = h, g, costs.T
-        have = self.pairs.get((g, h))
-        self.pairs[(g, h)] = costs if have is None else have + costs
+        _accumulate(self.pairs, g, h, costs)
 
     def least_memory(self) -> int:
         """A lower bound of every plan's peak: no point can hold less."""
