@@ -95,3 +95,63 @@ def test_two_processes_fill_one_cache_at_once(tmp_path):
     assert all("ok" in out for out in outs)
     assert len(list((Path(tmp_path) / "xshard").glob("*.json"))) == 1
     assert not list((Path(tmp_path) / "xshard").glob("*.tmp"))
+
+
+_WARM = textwrap.dedent(
+    """
+    import os, sys
+    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+    os.environ["XSHARD_CACHE_DIR"] = sys.argv[1]
+    import numpy as np, jax
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    import xshard
+    from xshard.jax.sharded_jit import Lowered
+    from xshard.testing.jax_programs import mesh_2x4
+    from xshard.transforms.spmd_pipeline import SpmdPipelinePass
+    if sys.argv[2] == "warm":
+        def refuse(*args):
+            raise AssertionError("a warm process partitioned or compiled")
+        SpmdPipelinePass.passes = refuse
+        Lowered._compile = refuse
+    mesh = mesh_2x4()
+    s = NamedSharding(mesh, P("data"))
+    g = xshard.jit(lambda x, y: (jax.numpy.tanh(x @ y.T) * 2, y + 1),
+                   in_shardings=(s, s), out_shardings=(NamedSharding(mesh, P()), s),
+                   donate_argnums=1)
+    x = np.linspace(-1, 1, 128, dtype=np.float32).reshape(8, 16)
+    y = jax.device_put(x[::-1].copy(), s)
+    a, b = g(x, y)
+    assert y.is_deleted()
+    np.testing.assert_allclose(np.asarray(a), np.tanh(x @ x[::-1].T) * 2, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(b), x[::-1] + 1)
+    assert b.sharding == s and a.sharding.spec == P()
+    print("ok")
+    """
+)
+
+
+def _run(cache_dir: Path, mode: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _WARM, str(cache_dir), mode],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0 and "ok" in run.stdout, run.stderr[-3000:]
+
+
+def test_a_warm_process_neither_partitions_nor_compiles(tmp_path):
+    _run(tmp_path, "cold")
+    assert len(list((tmp_path / "xshard").glob("*.xla"))) == 1
+    _run(tmp_path, "warm")  # results, result shardings and donation as compiled
+
+
+def test_an_executable_from_jaxs_cache_is_not_stored(tmp_path):
+    """On CPU, an executable JAX's persistent cache gave serializes to one that fails
+    when run: xshard compiles through JAX's cache then, and stores nothing."""
+    _run(tmp_path, "cold")
+    for blob in (tmp_path / "xshard").glob("*.xla"):
+        blob.unlink()
+    _run(tmp_path, "cold")  # XLA's half from JAX's cache
+    assert not list((tmp_path / "xshard").glob("*.xla"))
+    _run(tmp_path, "cold")

@@ -13,6 +13,14 @@ edited checkout never reads an entry an older one wrote). Any change of these is
 key. An entry is a JSON file written to a temporary name in the same directory and
 moved into place (`os.replace`), so a reader never sees half of one, and two
 processes writing the same key write the same content.
+
+Beside each entry, the compiled executable of the call that runs it (JAX's
+`serialize_executable`), keyed also by what XLA's compile depends on beyond the
+program: the devices by id, the process, the platform's version, `XLA_FLAGS`, the
+compiler options and JAX's configuration. A new process then neither runs xshard's
+pipeline nor lowers and compiles the call, as a warm `jax.jit` skips XLA's compile.
+Loading an executable runs what it holds, as loading one from JAX's own cache does:
+keep the cache directory as private as the code that writes it.
 """
 
 from __future__ import annotations
@@ -21,21 +29,24 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jax
+from jax.experimental.serialize_executable import serialize
 from jax.sharding import Mesh
 
 import xshard
 
 ENV = "XSHARD_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2
 """The layout of an entry; part of the key."""
 
-_directory: Path | None = Path(os.environ[ENV]) if os.environ.get(ENV) else None
+_directory: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -44,8 +55,6 @@ class Entry:
 
     text: str
     """The per-device StableHLO module, as `Lowered.as_text` prints it."""
-    embeddable: str
-    """The same, as a callee inside the `shard_map` that runs it."""
     in_specs: list[list[list[str]] | None]
     """Per argument, the mesh axes of each dim its layout splits (None: whole)."""
     out_specs: list[list[list[str]] | None]
@@ -61,6 +70,10 @@ def set_cache_dir(path: str | os.PathLike[str] | None) -> None:
     if _directory is not None and not jax.config.jax_compilation_cache_dir:
         jax.config.update("jax_compilation_cache_dir", str(_directory / "xla"))
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+
+
+if os.environ.get(ENV):
+    set_cache_dir(os.environ[ENV])
 
 
 def cache_dir() -> Path | None:
@@ -83,6 +96,76 @@ def key(text: str, options: dict[str, Any], mesh: Mesh) -> str:
     return digest.hexdigest()
 
 
+def executable_key(name: str, mesh: Mesh, compiler_options: dict[str, Any] | None) -> str:
+    """The key of the compiled call of entry `name` on `mesh`'s devices."""
+    device = mesh.devices.flat[0]
+    parts = {
+        "entry": name,
+        "devices": [d.id for d in mesh.devices.flat],
+        "process": [jax.process_index(), jax.process_count()],
+        "platform": [device.client.platform, device.client.platform_version],
+        "xla_flags": os.environ.get("XLA_FLAGS", ""),
+        "compiler_options": sorted((k, repr(v)) for k, v in (compiler_options or {}).items()),
+        "config": sorted((k, repr(v)) for k, v in jax.config.values.items() if "cache" not in k),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def executable(name: str, compile: Callable[[], Any], load: Callable[[bytes], Any]) -> Any:
+    """The compiled call of key `name`: `compile()`'s, stored for later processes; with
+    the cache on, the one this process already holds, else `load` of the stored one.
+
+    A process never loads an executable twice, nor stores one that JAX's own cache
+    gave `compile()`: on CPU, both give executables that fail when run ("Function ...
+    not found"), as XLA's code for them is already in the process.
+    """
+    if _directory is None:
+        return compile()
+    if name in _held:
+        return _held[name]
+    found = None
+    try:
+        data = (_directory / "xshard" / f"{name}.xla").read_bytes()
+    except OSError:
+        pass
+    else:
+        try:
+            found = load(data)
+        except Exception:  # written by another jaxlib, or damaged: compile again
+            found = None
+    if found is None:
+        hits = _jax_cache_hits()
+        found = compile()
+        if _jax_cache_hits() == hits:
+            try:
+                data = serialize(found)[0]
+            except (ValueError, NotImplementedError):  # JAX cannot serialize it
+                pass
+            else:
+                _write(f"{name}.xla", data)
+    _held[name] = found
+    return found
+
+
+_held: dict[str, Any] = {}
+"""The executables this process compiled or loaded with the cache on, by key."""
+
+_hits = threading.local()
+
+
+def _jax_cache_hits() -> int:
+    """How many executables JAX's persistent cache has given this thread."""
+    return getattr(_hits, "count", 0)
+
+
+def _count_hit(event: str, **_: Any) -> None:
+    if event == "/jax/compilation_cache/cache_hits":
+        _hits.count = _jax_cache_hits() + 1
+
+
+jax.monitoring.register_event_listener(_count_hit)
+
+
 def load(name: str) -> Entry | None:
     """The entry of key `name`, if the cache is on and holds one."""
     if _directory is None:
@@ -96,13 +179,18 @@ def load(name: str) -> Entry | None:
 
 def store(name: str, entry: Entry) -> None:
     """Write the entry of key `name` if the cache is on (atomically)."""
+    _write(f"{name}.json", json.dumps(asdict(entry)).encode())
+
+
+def _write(file: str, data: bytes) -> None:
+    """`data` to `file` in the cache, if it is on: written apart, then moved in place."""
     if _directory is None:
         return
     folder = _directory / "xshard"
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
-        json.dump(asdict(entry), f)
-    os.replace(f.name, folder / f"{name}.json")
+    with tempfile.NamedTemporaryFile("wb", dir=folder, suffix=".tmp", delete=False) as f:
+        f.write(data)
+    os.replace(f.name, folder / file)
 
 
 @cache

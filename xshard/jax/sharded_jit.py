@@ -42,13 +42,13 @@ from typing import Any
 import jax
 import jax.extend.core
 import numpy as np
+from jax.experimental.serialize_executable import deserialize_and_load
 from jax.extend.core import Primitive
 from jax.extend.mlir import ir
 from jax.extend.mlir.dialects import func as func_d
 from jax.interpreters import mlir
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from xshard.context import xshard_context
@@ -91,6 +91,7 @@ _PER_DEVICE.def_abstract_eval(lambda *avals, text, out_avals: out_avals)
 
 def _lower_per_device(ctx: Any, *args: Any, text: str, out_avals: Any) -> Any:
     module = ir.Module.parse(text, context=ctx.module_context.context)
+    _embeddable(module)
     main = next(op for op in module.body.operations if op.sym_name.value == "main")
     results = list(ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results)
     name = mlir.merge_mlir_modules(ctx.module_context.module, "xshard_main", module)
@@ -100,17 +101,21 @@ def _lower_per_device(ctx: Any, *args: Any, text: str, out_avals: Any) -> Any:
 mlir.register_lowering(_PER_DEVICE, _lower_per_device)
 
 
-def _embeddable(module: ModuleOp) -> str:
-    """The per-device module as a callee inside a `shard_map`: JAX supplies the manual
-    sharding and the partition count, so xshard's `{manual}` marks and module
-    attributes go (from `module` itself, which is printed last)."""
-    module.attributes.clear()
-    for op in module.walk():
-        op.attributes.pop("mhlo.sharding", None)
-        if isinstance(op, func.FuncOp):
-            op.arg_attrs = None
-            op.res_attrs = None
-    return module_text(module)
+def _embeddable(module: ir.Module) -> None:
+    """Make the per-device module a callee inside a `shard_map`: JAX supplies the
+    manual sharding and the partition count, so xshard's `{manual}` marks, argument
+    and result attributes, and module attributes go."""
+
+    def strip(op: Any) -> Any:
+        for name in ("mhlo.sharding", "arg_attrs", "res_attrs"):
+            if name in op.attributes:
+                del op.attributes[name]
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(strip)
+    attributes = module.operation.attributes
+    for name in [n for n in attributes if n != "sym_name"]:
+        del attributes[name]
 
 
 # ---------------------------------------------------------------- boundary layouts
@@ -204,6 +209,8 @@ class Lowered:
 
     entry: compile_cache.Entry = field(repr=False)
     """xshard's per-device program and its boundary (what the cache keeps)."""
+    key: str
+    """The entry's key in the persistent cache."""
     mesh: Mesh
     in_tree: Any
     """The dynamic arguments' structure, `(positional, keyword)`."""
@@ -242,12 +249,27 @@ class Lowered:
         return {c.op: (c.count, c.bytes) for c in count_collectives(self.module)}
 
     def compile(self) -> Compiled:
-        """The per-device program compiled by XLA inside `jit(shard_map(...))`."""
+        """The per-device program compiled by XLA inside `jit(shard_map(...))`, or that
+        call's executable from the persistent cache."""
+        name = compile_cache.executable_key(self.key, self.mesh, self.compiler_options)
+        return Compiled(self, compile_cache.executable(name, self._compile, self._deserialize))
+
+    def _deserialize(self, data: bytes) -> Any:
+        """JAX's `Compiled` from its serialized executable; the trees are the flat
+        arguments and the tuple of results of `_compile`'s call."""
+        return deserialize_and_load(
+            data,
+            jax.tree.structure((tuple(self.in_avals), {})),
+            jax.tree.structure(tuple(self.out_shardings)),
+            backend=self.mesh.devices.flat[0].client,
+        )
+
+    def _compile(self) -> Any:
         out_avals = tuple(
             jax.core.ShapedArray(tuple(shape), np.dtype(dtype))
             for shape, dtype in self.entry.out_avals
         )
-        text = self.entry.embeddable
+        text = self.entry.text
 
         def body(*xs: Any) -> Any:
             return tuple(_PER_DEVICE.bind(*xs, text=text, out_avals=out_avals))
@@ -272,10 +294,9 @@ class Lowered:
             for a, s in zip(self.in_avals, self.in_shardings, strict=True)
         ]
         try:
-            executable = jitted.lower(*avals).compile()
+            return jitted.lower(*avals).compile()
         except jax.errors.JaxRuntimeError as err:
             raise BridgeError(f"XLA rejected xshard's per-device program: {err}") from err
-        return Compiled(self, executable)
 
     def explain_mismatch(self, leaves: list[Any], tree: Any, err: Exception) -> None:
         """Raise `XShardCallError` for the first argument that does not fit."""
@@ -393,12 +414,13 @@ class Function:
         traced = self.as_jax_jit(keep_unused=True).trace(*args, **kwargs)
         lowered = traced.lower()
         mesh = self._mesh(leaves, traced.jaxpr)
-        entry = self._partition(lowered.as_text(), mesh)
+        key, entry = self._partition(lowered.as_text(), mesh)
         wanted = flat_shardings(
             with_mesh(self.out_shardings, "out_shardings"), lowered.out_info, "out_shardings"
         )
         return Lowered(
             entry,
+            key,
             mesh,
             in_tree,
             [jax.typeof(x) for x in leaves],
@@ -442,12 +464,12 @@ class Function:
         target = "gpu" if platform in ("gpu", "cuda", "rocm") else "cpu"
         return SpmdPipelinePass(**{"target": target, **self.options})
 
-    def _partition(self, text: str, mesh: Mesh) -> compile_cache.Entry:
+    def _partition(self, text: str, mesh: Mesh) -> tuple[str, compile_cache.Entry]:
         """xshard's per-device program of JAX's `text` and its boundary layouts, from the
-        persistent cache when it holds them."""
+        persistent cache when it holds them, and their key there."""
         name = compile_cache.key(text, self.options, mesh)
         if (entry := compile_cache.load(name)) is not None:
-            return entry
+            return name, entry
         ctx = xshard_context()
         where = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
         phases = self._pipeline(mesh).passes()
@@ -471,13 +493,12 @@ class Function:
         ]
         entry = compile_cache.Entry(
             module_text(module),
-            _embeddable(module),  # (last: it strips the module's attributes)
             [_axis_names(s, mesh, f"argument {i}") for i, s in enumerate(arg_layouts)],
             [_axis_names(s, mesh, f"result {i}") for i, s in enumerate(result_layouts)],
             out_avals,
         )
         compile_cache.store(name, entry)
-        return entry
+        return name, entry
 
 
 def _or_layouts(
