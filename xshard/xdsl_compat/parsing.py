@@ -9,13 +9,17 @@ xDSL's `Parser` is left as it is, and xshard parses through `XShardParser`, whic
 `xshard.diagnostics.LocatingParser` extends.
 
 It also builds the check of a dense literal's type once; xDSL builds it for every
-literal (3000 `dense<1.0> : tensor<4xf32>` constants: 3.0 s to parse, 0.8 s here).
+literal (3000 `dense<1.0> : tensor<4xf32>` constants: 3.0 s to parse, 0.8 s here),
+and reads each spelling of a parametrized type (`tensor<8x16xf32>`) once per input:
+a type is an immutable value, so a later occurrence of the same text is the same
+type, and JAX's programs spell a few dozen types thousands of times.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Any
 
 from xdsl.dialects.builtin import (
@@ -26,8 +30,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     RankedStructure,
 )
+from xdsl.ir import TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 MAX_DENSE_ELEMENTS = 1 << 26
 """The most elements a dense literal's type may have in xshard's input."""
@@ -38,9 +44,53 @@ def _dense_literal_constraint() -> Any:
     return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
 
+_ANGLES = re.compile(r'[<>"\n]|->')
+"""What bounds a type's `<...>` parameters, and what makes a spelling not worth keeping."""
+
+
+def _parameters_end(text: str, at: int) -> int | None:
+    """The end of the balanced `<...>` starting at `at`; None where there is none, or
+    where the parameters hold a string, an arrow or a line break."""
+    if not text.startswith("<", at):
+        return None
+    depth = 0
+    for found in _ANGLES.finditer(text, at):
+        if found.group() == "<":
+            depth += 1
+        elif found.group() == ">":
+            depth -= 1
+            if depth == 0:
+                return found.end()
+        else:
+            return None
+    return None
+
+
 class XShardParser(Parser):
     """xDSL's `Parser`, refusing a dense literal of more than `MAX_DENSE_ELEMENTS`
-    elements."""
+    elements, and reading each spelling of a parametrized type once."""
+
+    _types: dict[str, TypeAttribute] | None = None
+    """The parametrized types read so far, by their text."""
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT:
+            return super().parse_optional_type()
+        text = token.span.input.content
+        end = _parameters_end(text, token.span.end)
+        if end is None:
+            return super().parse_optional_type()
+        spelling = text[token.span.start : end]
+        if self._types is None:
+            self._types = {}
+        if (known := self._types.get(spelling)) is not None:
+            self._resume_from(end)
+            return known
+        type = super().parse_optional_type()
+        if type is not None and self._current_token.span.start >= end:
+            self._types[spelling] = type
+        return type
 
     def _parse_dense_literal_type(self) -> Any:
         start = self.pos
