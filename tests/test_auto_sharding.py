@@ -5,11 +5,14 @@ limit nothing meets refused with a located error."""
 from __future__ import annotations
 
 import json
-from math import inf
+from itertools import product
+from math import inf, isfinite
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
@@ -97,6 +100,36 @@ def test_megatron_plan_under_a_memory_limit() -> None:
 def test_without_a_limit_whole_weights_need_no_communication() -> None:
     module = auto_shard(mlp("[[]]", "[[]]"))
     assert arrives(module, 1).is_replicated and arrives(module, 2).is_replicated
+
+
+WIDE = """
+shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x4096xf32>, %w2: tensor<4096x128xf32>)
+    -> tensor<16x128xf32> {
+  %in = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %x_s = shard.shard %x to %in : tensor<16x64xf32>
+  %h = stablehlo.dot_general %x_s, %w1, contracting_dims = [1] x [0]
+    : (tensor<16x64xf32>, tensor<64x4096xf32>) -> tensor<16x4096xf32>
+  %y = stablehlo.dot_general %h, %w2, contracting_dims = [1] x [0]
+    : (tensor<16x4096xf32>, tensor<4096x128xf32>) -> tensor<16x128xf32>
+  %out = shard.sharding @tp split_axes = [[]] : !shard.sharding
+  %y_s = shard.shard %y to %out annotate_for_users : tensor<16x128xf32>
+  func.return %y_s : tensor<16x128xf32>
+}
+"""
+
+
+def test_without_a_limit_the_work_is_divided() -> None:
+    """The input split on the batch, the output whole and twice the input's size:
+    gathering the input first moves fewer bytes than gathering the output last, but
+    leaves every device all of 25 MFLOP of matmuls; the compute term divides them."""
+    module = auto_shard(WIDE)
+    for dot in (op for op in entry(module).walk() if op.name == "stablehlo.dot_general"):
+        shard = result_annotation(dot.results[0])
+        assert shard is not None and sharding_of(shard.sharding, shard) == Sharding.of("tp", [[0]])
+    report = run_module(parse(WIDE), 8, auto_sharding=True)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_gather", 1, 16 * 128 * 4 // 8)]
 
 
 def test_xshard_run_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -191,6 +224,68 @@ def test_integer_program_solved_by_hand() -> None:
     with pytest.raises(Infeasible):
         solve(p)
     assert solve(Problem(points=[MemoryPoint(8)])).memory == 8  # nothing to decide: no solve
+
+
+@st.composite
+def problems(draw: st.DrawFn) -> Problem:
+    """Up to 4 groups of up to 4 strategies, pair costs whose rows and columns repeat
+    (strategies laying the values out alike) with forbidden entries, and memory points
+    with terms and pair sizes, under a limit or none."""
+    p = Problem()
+    sizes = draw(st.lists(st.integers(1, 4), min_size=2, max_size=4))
+    cost = st.sampled_from([0.0, 1.0, 2.0, 5.0, inf])
+    for n in sizes:
+        g = p.add_group(n)
+        p.linear[g] = draw(st.lists(st.sampled_from([0.0, 1.0, 3.0]), min_size=n, max_size=n))
+    pairs = [(g, h) for g in range(len(sizes)) for h in range(g + 1, len(sizes))]
+    chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, unique=True))
+    for g, h in chosen:
+        rows = draw(st.lists(st.integers(0, 1), min_size=sizes[g], max_size=sizes[g]))
+        cols = draw(st.lists(st.integers(0, 2), min_size=sizes[h], max_size=sizes[h]))
+        classes = np.array(draw(st.lists(cost, min_size=6, max_size=6))).reshape(2, 3)
+        p.add_pair(g, h, classes[np.ix_(rows, cols)])
+    for _ in range(draw(st.integers(1, 3))):
+        point = MemoryPoint(draw(st.integers(0, 4)))
+        for g, n in enumerate(sizes):
+            if draw(st.booleans()):
+                point.terms[g] = draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))
+        for g, h in chosen:
+            if draw(st.booleans()):
+                point.add_pair(
+                    g,
+                    h,
+                    np.array(
+                        draw(
+                            st.lists(
+                                st.integers(0, 9),
+                                min_size=sizes[g] * sizes[h],
+                                max_size=sizes[g] * sizes[h],
+                            )
+                        )
+                    ).reshape(sizes[g], sizes[h]),
+                )
+        p.points.append(point)
+    p.limit = draw(st.integers(5, 60)) if draw(st.integers(0, 3)) else None
+    return p
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_the_integer_program_finds_the_cheapest_plan_that_fits(p: Problem) -> None:
+    """Against every plan, enumerated: the least cost of those with no forbidden pair
+    and a peak within the limit, or Infeasible when there are none."""
+    plans = [
+        list(c)
+        for c in product(*(range(len(row)) for row in p.linear))
+        if isfinite(plan_cost(p, list(c))) and (p.limit is None or p.peak(list(c)) <= p.limit)
+    ]
+    if not plans:
+        with pytest.raises(Infeasible):
+            solve(p)
+        return
+    best = solve(p)
+    assert best.cost == pytest.approx(min(plan_cost(p, c) for c in plans), abs=1e-9)
+    assert best.choice in plans
 
 
 def test_user_annotations_are_kept() -> None:

@@ -6,10 +6,14 @@ argument a decision among its layouts; `shard.shard` ops the user wrote, and ops
 `shard.sharding_option`, are fixed and never changed. An edge from a value to a user
 costs `CostModel.reshard_time` from the layout the producer's choice gives to the
 layout the user's choice wants (a pair with no reshard is forbidden); a returned value
-left partial costs its settling. The program (`ilp.py`) minimizes the summed cost under
-`memory-limit`: per device, at every point of the program in its order, the arguments
-(held for the whole call, as XLA holds them) and the op results defined and still to be
-read there, and the copies reshards into it make, each in its chosen layout
+left partial costs its settling; and each op costs its compute, its iteration space
+(twice that with a reduction: a multiply-add) over the devices its option splits it
+across, at `H100_COMPUTE`'s flop rate (beside `NVLINK` links), so that of two plans
+moving the same bytes the one that divides the work wins, as in Alpa. The program
+(`ilp.py`) minimizes the summed cost under `memory-limit`: per device, at every point
+of the program in its order, the arguments (held for the whole call, as XLA holds
+them) and the op results defined and still to be read there, and the copies reshards
+into it make, each in its chosen layout
 (`memory_points`; a value XLA fuses into its one elementwise reader counts nothing).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
@@ -33,6 +37,7 @@ import sys
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import prod
 from typing import TYPE_CHECKING, NamedTuple
 
 from xdsl.context import Context
@@ -52,7 +57,7 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
-from xshard.interfaces.sharding_interface import ShardingRule, is_tensor
+from xshard.interfaces.sharding_interface import ShardingRule, dim_loops, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
     ShardingOption,
@@ -64,6 +69,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
+from xshard.sharding.overlap_cost import H100_COMPUTE
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.auto.ilp import (
@@ -334,6 +340,7 @@ class _Planner:
         rule = rule_of(op)
         group, options = self.decision(op, rule)
         self.options[op] = (group, options, rule)
+        self.add_compute(op, rule, group, options)
         for i, v in enumerate(op.operands):
             if is_tensor(v):
                 wants = tuple(operand_layout(rule, o, i, v) or self.replicated for o in options)
@@ -343,6 +350,24 @@ class _Planner:
         for j, r in enumerate(op.results):
             if is_tensor(r):
                 self.add_value(r, _Var(group, tuple(result_sharding(rule, o, j) for o in options)))
+
+    def add_compute(
+        self, op: Operation, rule: ShardingRule, group: int, options: list[ShardingOption]
+    ) -> None:
+        """`op`'s compute time under each of `group`'s strategies."""
+        extents = [1] * len(rule.loops)
+        maps = (*rule.operand_maps, *rule.result_maps)
+        for value, m in zip((*op.operands, *op.results), maps, strict=True):
+            if m is None or not is_tensor(value):
+                continue
+            for n, loop in zip(shape_of(value), dim_loops(m), strict=True):
+                if loop is not None and n is not None:
+                    extents[loop] = max(extents[loop], n)
+        flops = prod(extents) * (2 if any(loop.is_reduction for loop in rule.loops) else 1)
+        seconds = flops / H100_COMPUTE.flops
+        for a, option in enumerate(options):
+            split = prod(self.grid.shape[axis] for axes in option.loop_axes for axis in axes)
+            self.problem.linear[group][a] += seconds / split
 
     def decision(self, op: Operation, rule: ShardingRule) -> tuple[int, list[ShardingOption]]:
         """The group deciding `op`'s option, and its option under each strategy."""
@@ -377,6 +402,7 @@ class _Planner:
             self.add_op(op)
             return
         self.options[op] = (wanted.group, options, rule)
+        self.add_compute(op, rule, wanted.group, options)
         layouts = tuple(result_sharding(rule, o, 0) for o in options)
         self.add_value(op.results[0], _Var(wanted.group, layouts))
 
