@@ -30,6 +30,7 @@ from xshard.transforms.propagation.auto.ilp import (
     Infeasible,
     MemoryPoint,
     Problem,
+    coarsen,
     plan_cost,
     solve,
 )
@@ -288,6 +289,25 @@ def test_the_integer_program_finds_the_cheapest_plan_that_fits(p: Problem) -> No
     assert best.choice in plans
 
 
+@settings(max_examples=100, deadline=None)
+@given(problems(), st.data())
+def test_a_coarsened_plan_costs_and_holds_what_it_does_uncoarsened(
+    p: Problem, data: st.DataObject
+) -> None:
+    """Groups of as many strategies tied at random: every plan of the coarsened
+    problem, spread back, has the same cost and peak in the original."""
+    rep = []
+    for g, row in enumerate(p.linear):
+        alike = [h for h in range(g) if len(p.linear[h]) == len(row) and rep[h] == h]
+        rep.append(data.draw(st.sampled_from([g, *alike])))
+    coarse, back = coarsen(p, rep)
+    assert len(coarse.linear) == len(set(rep))
+    for plan in product(*(range(len(row)) for row in coarse.linear)):
+        spread = [plan[back[g]] for g in range(len(p.linear))]
+        assert plan_cost(coarse, list(plan)) == pytest.approx(plan_cost(p, spread))
+        assert coarse.peak(list(plan)) == p.peak(spread)
+
+
 def test_user_annotations_are_kept() -> None:
     """W1 fixed split by rows and the hidden layer by batch, both worse than free
     choices: they stay as written, in place (the hidden layer's becomes a reshard), and
@@ -331,6 +351,49 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
     # the all_reduce of the 4 KiB output over 8 devices on NVLink: 14 steps of 5 us
     assert line.startswith("auto-sharding @main: cost 7.00")
     assert "solved in" in line
+
+
+def deep_mlp(layers: int) -> str:
+    """`layers` blocks relu(x W1_i) W2_i in a row, each with its own weights, on a
+    1-D grid of 8; input and output whole."""
+    args = ", ".join(f"%a{i}: tensor<64x256xf32>, %b{i}: tensor<256x64xf32>" for i in range(layers))
+    body = "".join(
+        f"""
+  %h{i} = stablehlo.dot_general %x{i}, %a{i}, contracting_dims = [1] x [0]
+    : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %z{i} = stablehlo.constant dense<0.000000e+00> : tensor<16x256xf32>
+  %r{i} = stablehlo.maximum %h{i}, %z{i} : tensor<16x256xf32>
+  %x{i + 1} = stablehlo.dot_general %r{i}, %b{i}, contracting_dims = [1] x [0]
+    : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>"""
+        for i in range(layers)
+    )
+    return f"""
+shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<16x64xf32>, {args}) -> tensor<16x64xf32> {{
+  %rep = shard.sharding @tp split_axes = [[]] : !shard.sharding
+  %x0 = shard.shard %x to %rep : tensor<16x64xf32>{body}
+  %out = shard.shard %x{layers} to %rep annotate_for_users : tensor<16x64xf32>
+  func.return %out : tensor<16x64xf32>
+}}
+"""
+
+
+def test_repeated_layers_share_their_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    """Four alike layers under a limit below their weights: one decision set for all
+    (each layer's matmuls and weights; the first layer's first matmul apart, as its
+    input, unlike the others', cannot arrive partial, so it has fewer candidates), the
+    plan Megatron in every layer, and correct."""
+    limit = 4 * WEIGHT_BYTES
+    AutoShardingPass(memory_limit=limit, report=True).apply(xshard_context(), parse(deep_mlp(4)))
+    report = capsys.readouterr().err
+    assert "16 decisions for 16 ops and 8 arguments (5 once repeats are tied)" in report
+    module = auto_shard(deep_mlp(4), limit)
+    for layer in range(4):
+        assert arrives(module, 1 + 2 * layer) == Sharding.of("tp", [[], [0]])
+        assert arrives(module, 2 + 2 * layer) == Sharding.of("tp", [[0]])
+    run = run_module(module, 8, propagate=False)
+    assert run.match, run.max_abs_error
+    assert run.collectives == [Collective("all_reduce", 4, 4 * 16 * 64 * 4)]
 
 
 def _chain(step: str) -> str:

@@ -157,6 +157,42 @@ def gpt_train_step(mesh: Mesh) -> JaxProgram:
     )
 
 
+def gpt_layers_train_step(mesh: Mesh, layers: int) -> JaxProgram:
+    """`gpt_train_step` with `layers` blocks, unrolled (a Python loop, as a model
+    without `scan` lowers), each with its own parameters."""
+    import optax
+
+    rng = np.random.default_rng(0)
+    blocks = [_gpt_params(rng) for _ in range(layers)]
+    params = {"blocks": [{k: v for k, v in b.items() if k != "head"} for b in blocks]}
+    params["head"] = blocks[0]["head"]
+    opt = optax.adamw(1e-3)
+    state = opt.init(params)
+
+    def loss(p, x, y):
+        for block in p["blocks"]:
+            x = _gpt_block(block, x)
+        logits = x @ p["head"]
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+    def step(p, s, x, y):
+        value, grads = jax.value_and_grad(loss)(p, x, y)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, value
+
+    ns, rule = _named(mesh), _megatron(mesh)
+    x = rng.standard_normal((B, S, D)).astype(np.float32)
+    y = rng.integers(0, V, (B, S)).astype(np.int32)
+    p_specs, s_specs = _tree_specs(params, rule), _tree_specs(state, rule)
+    return JaxProgram(
+        f"gpt_{layers}_layers_train_step",
+        step,
+        (params, state, x, y),
+        (p_specs, s_specs, ns("data"), ns("data")),
+        (p_specs, s_specs, ns()),
+    )
+
+
 def transformer_block(mesh: Mesh) -> JaxProgram:
     """A flax.linen pre-norm transformer block forward, Megatron specs, batch split."""
     import flax.linen as nn
@@ -312,6 +348,13 @@ def equinox_mlp(mesh: Mesh) -> JaxProgram:
         ns("data"),
     )
 
+
+LAYERED_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
+    "gpt_4_layers_train_step": lambda mesh: gpt_layers_train_step(mesh, 4),
+    "gpt_12_layers_train_step": lambda mesh: gpt_layers_train_step(mesh, 12),
+}
+"""Unrolled multi-layer models, for the auto-sharding benchmark (too slow to compile
+in every test that runs `PROGRAMS`)."""
 
 PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "gpt_train_step": gpt_train_step,

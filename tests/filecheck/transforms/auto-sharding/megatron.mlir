@@ -20,7 +20,7 @@ func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x
 }
 
 // The all_reduce of the 16x64 f32 output over 8 devices: 14 steps of 5 us on NVLink.
-// CHECK:      auto-sharding @main: cost 7.004e-05 s, 28672 bytes per device, 4 decisions for 4 ops and 2 arguments, solved in {{[0-9.]+}} s
+// CHECK:      auto-sharding @main: cost 7.004e-05 s, 28672 bytes per device, 4 decisions for 4 ops and 2 arguments (4 once repeats are tied), solved in {{[0-9.]+}} s
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME:    %[[X:.*]]: tensor<16x64xf32>, %[[W1:.*]]: tensor<64x256xf32>, %[[W2:.*]]: tensor<256x64xf32>
 // CHECK:        %[[S_W1:.*]] = shard.sharding @tp split_axes = {{\[\[}}], [0]] : !shard.sharding

@@ -19,7 +19,13 @@ into it make, each in its chosen layout
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
 one variable; a constant (an op reading no tensor) joins its first reader's decision,
-laid out as that reader wants it.
+laid out as that reader wants it. Then repeats share decisions (`repeats`): where a
+run of at least `MIN_RUN` ops recurs `d` ops later, op for op alike (name, types,
+attributes, and operands made `d` ops apart or by alike ops, or arguments), as the
+layers of an unrolled model and their gradients and optimizer updates do, each op's
+decision and its arguments' are tied to the recurrence's, when they have the same
+candidates. The ILP is solved on the tied groups (`ilp.coarsen`): optimal among plans
+that lay out repeated layers alike.
 
 The plan is written as `sharding-propagation` writes its annotations, so
 `shard-partition` follows it: a result annotation on every argument and op result,
@@ -43,7 +49,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
@@ -77,6 +83,7 @@ from xshard.transforms.propagation.auto.ilp import (
     MemoryPoint,
     Problem,
     Solution,
+    coarsen,
     solve,
 )
 from xshard.transforms.propagation.auto.strategies import (
@@ -92,6 +99,40 @@ from xshard.transforms.propagation.sharding_propagation import needs_model, rule
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+MIN_RUN = 8
+"""The fewest ops in a row that recur alike for `repeats` to tie their decisions."""
+
+
+MAX_PERIODS = 16
+"""The most distances `repeats` tries (each is a pass over the program)."""
+
+
+def _signature(op: Operation) -> tuple:
+    """What makes two ops alike: name, operand and result types, properties, attributes."""
+    return (
+        op.name,
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+        tuple(sorted(op.properties.items())),
+        tuple(sorted(op.attributes.items())),
+    )
+
+
+def _periods(signatures: list[tuple]) -> list[int]:
+    """The distances at which ops recur, most frequent first: between consecutive
+    occurrences of each signature, kept where at least `MIN_RUN` such pairs agree, at
+    most `MAX_PERIODS` of them."""
+    last: dict[tuple, int] = {}
+    votes: dict[int, int] = {}
+    for i, sig in enumerate(signatures):
+        if sig in last:
+            d = i - last[sig]
+            votes[d] = votes.get(d, 0) + 1
+        last[sig] = i
+    found = sorted((d for d, n in votes.items() if n >= MIN_RUN), key=lambda d: -votes[d])
+    return found[:MAX_PERIODS]
 
 
 @dataclass(frozen=True)
@@ -179,6 +220,8 @@ class _Planner:
         """Source ops not decided yet, by their result (`is_source`)."""
         self.sizes: dict[SSAValue, int | tuple[int, list[int]]] = {}
         """Each value's bytes per device: fixed, or (group, under each strategy)."""
+        self.tied = 0
+        """The decisions left once repeats are tied (`repeats`), after `solve`."""
         self.copies: list[tuple[Operation, SSAValue, Source, Source]] = []
         """Each edge (the op reading the value, the value, from, to): where they differ,
         the reshard makes a copy in the `to` layout, live while that op runs."""
@@ -369,6 +412,71 @@ class _Planner:
             split = prod(self.grid.shape[axis] for axes in option.loop_axes for axis in axes)
             self.problem.linear[group][a] += seconds / split
 
+    def repeats(self) -> list[int]:
+        """Each group's representative after tying the decisions of recurring runs of
+        ops (the module docstring)."""
+        ops = list(self.block.ops)
+        signatures = [_signature(op) for op in ops]
+        index = {op: i for i, op in enumerate(ops)}
+        described = self._descriptions(signatures, index)
+        parent = list(range(len(self.problem.linear)))
+
+        def find(g: int) -> int:
+            while parent[g] != g:
+                parent[g] = parent[parent[g]]
+                g = parent[g]
+            return g
+
+        def tie(g: int, h: int) -> None:
+            if described[g] == described[h]:
+                g, h = sorted((find(g), find(h)))
+                parent[h] = g
+
+        def tie_ops(a: Operation, b: Operation) -> None:
+            if a in self.options and b in self.options:
+                tie(self.options[a][0], self.options[b][0])
+            for v, w in zip(a.operands, b.operands, strict=True):
+                src, dst = self.sources.get(v), self.sources.get(w)
+                if v.owner is self.block and isinstance(src, _Var) and isinstance(dst, _Var):
+                    tie(src.group, dst.group)
+
+        def alike(i: int, d: int) -> bool:
+            if signatures[i] != signatures[i + d]:
+                return False
+            for v, w in zip(ops[i].operands, ops[i + d].operands, strict=True):
+                if isinstance(v, OpResult) and isinstance(w, OpResult):
+                    q, r = index.get(v.owner), index.get(w.owner)
+                    if q is None or r is None or v.index != w.index:
+                        return False
+                    if r - q != d and signatures[q] != signatures[r]:
+                        return False
+                elif not (v.owner is self.block and w.owner is self.block):
+                    return False
+            return True
+
+        for d in _periods(signatures):
+            run: list[int] = []
+            for i in range(len(ops) - d + 1):
+                if i < len(ops) - d and alike(i, d):
+                    run.append(i)
+                    continue
+                if len(run) >= MIN_RUN:
+                    for j in run:
+                        tie_ops(ops[j], ops[j + d])
+                run = []
+        return [find(g) for g in range(len(parent))]
+
+    def _descriptions(self, signatures: list[tuple], index: dict[Operation, int]) -> list[list]:
+        """What each group decides, to tie only groups with the same candidates: its
+        arguments' layouts, its ops' signatures and options, in order."""
+        described: list[list] = [[] for _ in self.problem.linear]
+        for arg in self.block.args:
+            if isinstance(src := self.sources.get(arg), _Var):
+                described[src.group].append((arg.type, src.layouts))
+        for op, (group, options, _) in self.options.items():
+            described[group].append((signatures[index[op]], tuple(options)))
+        return described
+
     def decision(self, op: Operation, rule: ShardingRule) -> tuple[int, list[ShardingOption]]:
         """The group deciding `op`'s option, and its option under each strategy."""
         if (given := sharding_option_of(op)) is not None:
@@ -455,12 +563,16 @@ class _Planner:
                 f"memory-limit={limit} cannot be met: every plan holds at least {least} bytes "
                 "per device at some point of the program",
             )
+        coarse, back = coarsen(self.problem, self.repeats())
         try:
-            return solve(self.problem)
+            found = solve(coarse)
         except Infeasible as err:
             raise DiagnosticError(
                 self.fn, f"auto-sharding found no plan within memory-limit={limit}: {err}"
             ) from err
+        self.tied = len(coarse.linear)
+        choice = [found.choice[back[g]] for g in range(len(back))]
+        return Solution(choice, found.cost, found.memory, found.seconds)
 
     def layout(self, source: Source, choice: list[int]) -> Sharding:
         return source if isinstance(source, Sharding) else source.layouts[choice[source.group]]
@@ -552,7 +664,8 @@ class AutoShardingPass(ModulePass):
                 print(
                     f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
                     f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
-                    f"for {len(planner.options)} ops and {planner.free_arguments} arguments, "
+                    f"for {len(planner.options)} ops and {planner.free_arguments} arguments "
+                    f"({planner.tied} once repeats are tied), "
                     f"solved in {solution.seconds:.3f} s",
                     file=sys.stderr,
                 )

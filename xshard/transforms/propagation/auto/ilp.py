@@ -222,6 +222,43 @@ def solve(p: Problem) -> Solution:
     return Solution(choice, plan_cost(p, choice), p.peak(choice), seconds)
 
 
+def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
+    """`p` with the groups of equal `rep[g]` made one group (they must have the same
+    strategies, index for index), and each group's index in it: costs and memory terms
+    add up, and a pair within one group keeps its diagonal (both take the same
+    strategy). Every plan of the result is a plan of `p` at the same cost and peak."""
+    index: dict[int, int] = {}
+    back = [index.setdefault(r, len(index)) for r in rep]
+    q = Problem(limit=p.limit)
+    for g, costs in enumerate(p.linear):
+        if back[g] == len(q.linear):
+            q.linear.append(list(costs))
+        else:
+            q.linear[back[g]] = [x + y for x, y in zip(q.linear[back[g]], costs, strict=True)]
+    for (g, h), m in p.pairs.items():
+        if back[g] == back[h]:
+            q.linear[back[g]] = [x + float(m[a, a]) for a, x in enumerate(q.linear[back[g]])]
+        else:
+            q.add_pair(back[g], back[h], m)
+    for point in p.points:
+        merged = MemoryPoint(point.base)
+        for g, per in point.terms.items():
+            _add_terms(merged, back[g], per)
+        for (g, h), sizes in point.pairs.items():
+            if back[g] == back[h]:
+                _add_terms(merged, back[g], [int(sizes[a, a]) for a in range(len(sizes))])
+            else:
+                merged.add_pair(back[g], back[h], sizes)
+        q.points.append(merged)
+    return q, back
+
+
+def _add_terms(point: MemoryPoint, g: int, per: list[int]) -> None:
+    have = point.terms.setdefault(g, [0] * len(per))
+    for a, m in enumerate(per):
+        have[a] += m
+
+
 def _firsts(classes: np.ndarray) -> dict[int, int]:
     """The first index of each class."""
     return {int(c): i for i, c in reversed(list(enumerate(classes)))}
