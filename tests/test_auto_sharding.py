@@ -394,6 +394,10 @@ def test_repeated_layers_share_their_decisions(capsys: pytest.CaptureFixture[str
     run = run_module(module, 8, propagate=False)
     assert run.match, run.max_abs_error
     assert run.collectives == [Collective("all_reduce", 4, 4 * 16 * 64 * 4)]
+    AutoShardingPass(memory_limit=limit, report=True, tie_repeats=False).apply(
+        xshard_context(), parse(deep_mlp(4))
+    )
+    assert "(16 once repeats are tied)" in capsys.readouterr().err
 
 
 def _chain(step: str) -> str:

@@ -20,9 +20,10 @@ program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -
 aliased) and the median step time of 20 calls.
 
-    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4]
+    python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--untied]
     python tools/auto_sharding_benchmark.py --jax
     python tools/auto_sharding_benchmark.py --real [gpt_train_step ...] [--fractions 1,2]
+    python tools/auto_sharding_benchmark.py --plan gpt_train_step --fractions 2
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def program(blocks: int, grid: str) -> str:
     return "\n".join(lines)
 
 
-def run(text: str, limit: int | None, imported: bool = False) -> tuple[float, str]:
+def run(
+    text: str, limit: int | None, imported: bool = False, tie: bool = True
+) -> tuple[float, str]:
     ctx = xshard_context()
     module = LocatingParser(ctx, text, "bench").parse_module()
     if imported:
@@ -79,7 +82,7 @@ def run(text: str, limit: int | None, imported: bool = False) -> tuple[float, st
     report = io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stderr(report):
-        AutoShardingPass(memory_limit=limit, report=True).apply(ctx, module)
+        AutoShardingPass(memory_limit=limit, report=True, tie_repeats=tie).apply(ctx, module)
     return time.perf_counter() - start, report.getvalue().strip()
 
 
@@ -87,6 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--blocks", type=int, default=20, help="5 ops each (default 20)")
     parser.add_argument("--grid", default="8", help="grid shape, e.g. 8 or 2x4")
+    parser.add_argument("--untied", action="store_true", help="auto-sharding{tie-repeats=false}")
     parser.add_argument("--jax", action="store_true", help="the six real JAX programs")
     parser.add_argument(
         "--real", nargs="*", metavar="PROGRAM", help="xshard.jit on real programs (all: none)"
@@ -96,7 +100,15 @@ def main() -> None:
         default="1,2,4,8",
         help="with --real: memory limits as fractions of replication, 1 for none",
     )
+    parser.add_argument(
+        "--plan",
+        metavar="PROGRAM",
+        help="the chosen layout of each argument of PROGRAM, given only its batch, at the "
+        "first of --fractions",
+    )
     args = parser.parse_args()
+    if args.plan:
+        args.real = []
     if args.jax or args.real is not None:
         os.environ.setdefault("JAX_PLATFORMS", "cpu")
         flags = os.environ.get("XLA_FLAGS", "")
@@ -104,9 +116,12 @@ def main() -> None:
         from xshard.testing.jax_programs import PROGRAMS, mesh_2x4  # loads jax
 
         if args.real is not None:
-            from auto_sharding_real import real_rows  # loads jax
+            from auto_sharding_real import plan_table, real_rows  # loads jax
 
             fractions = [None if f == 1 else f for f in map(int, args.fractions.split(","))]
+            if args.plan:
+                plan_table(args.plan, fractions[0])
+                return
             real_rows(args.real or sorted(PROGRAMS), fractions)
             return
 
@@ -119,7 +134,7 @@ def main() -> None:
     weights = args.blocks * 2 * 64 * 256 * 4
     print(f"{5 * args.blocks} ops, grid {args.grid}, replicated weights {weights} bytes")
     for limit in (None, weights // 4):
-        seconds, line = run(text, limit)
+        seconds, line = run(text, limit, tie=not args.untied)
         print(f"memory-limit={limit}: pass {seconds:.2f} s; {line}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import re
 import statistics
 import time
@@ -20,7 +21,7 @@ import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
 from xshard.jax import BridgeError
-from xshard.testing.jax_programs import PROGRAMS, JaxProgram, mesh_2x4
+from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
 from xshard.testing.jit_comparison import Memory, collectives, max_error
 from xshard.transforms.analysis.comm_report import collective_rows
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
@@ -29,7 +30,10 @@ from xshard.transforms.spmd_pipeline import entry_function, import_passes
 FRACTIONS = (None, 2, 4, 8)
 """No limit, then 1/2, 1/4 and 1/8 of what full replication needs."""
 CALLS = 20
-_REPORT = re.compile(r"cost (\S+) s, (\d+) bytes per device, (\d+) decisions .* in (\S+) s")
+_REPORT = re.compile(
+    r"cost (\S+) s, (\d+) bytes per device, (\d+) decisions .*\((\d+) once repeats are tied\), "
+    r"solved in (\S+) s"
+)
 
 
 def _is_sharding(x: Any) -> bool:
@@ -121,7 +125,7 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
     for name in names:
-        program = PROGRAMS[name](mesh)
+        program = {**PROGRAMS, **LAYERED_PROGRAMS}[name](mesh)
         want = program.jitted()(*program.args)
         everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
         replicated = _memory(
@@ -145,8 +149,13 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
                 found = _REPORT.search(_model(program, batch, limit))
                 if found is None:
                     raise BridgeError("auto-sharding made no plan (no mesh)")
-                keys = ("modeled (s)", "predicted (B)", "decisions", "solve (s)")
-                row |= dict(zip(keys, found.groups(), strict=True))
+                cost, peak, decisions, tied, seconds = found.groups()
+                row |= {
+                    "modeled (s)": cost,
+                    "predicted (B)": peak,
+                    "decisions": f"{decisions} -> {tied}",
+                    "solve (s)": seconds,
+                }
                 auto = xshard.jit(
                     program.fn, in_shardings=batch, auto_sharding=True, memory_limit=limit
                 )
@@ -156,3 +165,33 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
             except BridgeError as err:
                 row["modeled (s)"] = f"no plan: {str(err).splitlines()[-1]}"
             _print(row)
+
+
+def plan_table(name: str, fraction: int | None) -> None:
+    """The layouts auto-sharding chooses for `name`'s arguments given only the batch,
+    under 1/`fraction` of what replication needs: a markdown table of each argument's
+    path, chosen `PartitionSpec` and bytes per device."""
+    mesh = mesh_2x4()
+    program = {**PROGRAMS, **LAYERED_PROGRAMS}[name](mesh)
+    everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
+    replicated = _memory(
+        jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile()
+    )
+    limit = None if fraction is None else replicated // fraction
+    auto = xshard.jit(
+        program.fn, in_shardings=batch_only(program), auto_sharding=True, memory_limit=limit
+    )
+    lowered = auto.lower(*program.args)
+    print(f"{name}, given only the batch, memory-limit={limit} (1/{fraction or 1} of {replicated})")
+    print()
+    print("| argument | shape | chosen PartitionSpec | bytes per device |")
+    print("|---|---|---|---|")
+    total = 0
+    for path, aval, sharding in zip(
+        lowered.in_paths, lowered.in_avals, lowered.in_shardings, strict=True
+    ):
+        size = math.prod(sharding.shard_shape(aval.shape)) * aval.dtype.itemsize
+        total += size
+        shape = "x".join(map(str, aval.shape)) or "scalar"
+        print(f"| `{path}` | {shape} | `{sharding.spec}` | {size} |")
+    print(f"| all arguments | | | {total} |")

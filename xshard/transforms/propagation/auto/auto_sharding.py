@@ -34,7 +34,9 @@ returned partial value is settled). A user's result annotation that differs from
 chosen layout reads the chosen one, i.e. it becomes a reshard.
 
 Options: `memory-limit` (bytes per device; default: none), `report` (default false):
-print each function's modeled cost, memory, decision count and solver time to stderr.
+print each function's modeled cost, memory, decision count and solver time to stderr;
+`tie-repeats` (default true): tie the decisions of repeats (false: one per op, which
+may find a cheaper plan that lays out alike layers apart, at a longer solve).
 """
 
 from __future__ import annotations
@@ -172,8 +174,12 @@ def _spread(
         return src.group, [f(s, d) for s, d in zip(src.layouts, dst.layouts, strict=True)]
     import numpy as np  # not at import: `xshard-spmd` loads this pass, seldom runs it
 
-    matrix = np.array([[f(s, d) for d in dst.layouts] for s in src.layouts])
-    return Pair(src.group, dst.group, matrix)
+    # `f` once per distinct pair of layouts: many strategies lay a value out alike
+    srcs, dsts = list(dict.fromkeys(src.layouts)), list(dict.fromkeys(dst.layouts))
+    distinct = np.array([[f(s, d) for d in dsts] for s in srcs])
+    rows = [srcs.index(s) for s in src.layouts]
+    cols = [dsts.index(d) for d in dst.layouts]
+    return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
 
 
 def function_grid(fn: func.FuncOp) -> Grid | None:
@@ -202,7 +208,9 @@ def function_grid(fn: func.FuncOp) -> Grid | None:
 class _Planner:
     """One function: its decisions as a `Problem`, then the chosen plan written back."""
 
-    def __init__(self, fn: func.FuncOp, grid: Grid, limit: int | None, model: CostModel):
+    def __init__(
+        self, fn: func.FuncOp, grid: Grid, limit: int | None, model: CostModel, tie: bool = True
+    ):
         if len(fn.body.blocks) != 1:
             raise DiagnosticError(fn, "only functions with one block are supported")
         self.fn = fn
@@ -220,6 +228,7 @@ class _Planner:
         """Source ops not decided yet, by their result (`is_source`)."""
         self.sizes: dict[SSAValue, int | tuple[int, list[int]]] = {}
         """Each value's bytes per device: fixed, or (group, under each strategy)."""
+        self.tie = tie
         self.tied = 0
         """The decisions left once repeats are tied (`repeats`), after `solve`."""
         self.copies: list[tuple[Operation, SSAValue, Source, Source]] = []
@@ -563,7 +572,8 @@ class _Planner:
                 f"memory-limit={limit} cannot be met: every plan holds at least {least} bytes "
                 "per device at some point of the program",
             )
-        coarse, back = coarsen(self.problem, self.repeats())
+        groups = range(len(self.problem.linear))
+        coarse, back = coarsen(self.problem, self.repeats() if self.tie else list(groups))
         try:
             found = solve(coarse)
         except Infeasible as err:
@@ -639,12 +649,14 @@ class _Planner:
 class AutoShardingPass(ModulePass):
     """Choose shardings by integer programming.
 
-    Options: `memory-limit` (bytes per device, default none), `report` (default false)."""
+    Options: `memory-limit` (bytes per device, default none), `report` (default false),
+    `tie-repeats` (default true)."""
 
     name = "auto-sharding"
 
     memory_limit: int | None = None
     report: bool = False
+    tie_repeats: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.memory_limit is not None and self.memory_limit <= 0:
@@ -655,7 +667,7 @@ class AutoShardingPass(ModulePass):
             grid = function_grid(fn)
             if grid is None:
                 continue
-            planner = _Planner(fn, grid, self.memory_limit, CostModel())
+            planner = _Planner(fn, grid, self.memory_limit, CostModel(), self.tie_repeats)
             planner.build()
             solution = planner.solve()
             planner.write(solution.choice)

@@ -112,14 +112,41 @@ class Infeasible(Exception):
 
 
 def solve(p: Problem) -> Solution:
+    """The cheapest plan within the limit. The memory points are constraints added as
+    plans break them (`LAZY_POINTS` at a time, the most exceeded first), each round
+    solving again: most points never bind, and each one left out makes the program
+    smaller. A plan that breaks none is optimal for the whole program, as it is for a
+    program with fewer constraints."""
+    if not p.linear:
+        return Solution([], 0.0, p.peak([]), 0.0)
+    active: list[MemoryPoint] = []
+    seconds = 0.0
+    while True:
+        choice, took = _solve(p, active)
+        seconds += took
+        if p.limit is None:
+            break
+        over = [point for point in p.points if point.bytes(choice) > p.limit]
+        if not over:
+            break
+        over.sort(key=lambda point: -point.bytes(choice))
+        active += over[:LAZY_POINTS]
+    return Solution(choice, plan_cost(p, choice), p.peak(choice), seconds)
+
+
+LAZY_POINTS = 8
+"""The memory points `solve` adds in a round."""
+
+
+def _solve(p: Problem, points: list[MemoryPoint]) -> tuple[list[int], float]:
+    """The cheapest plan that holds at most `p.limit` at each of `points`, and the
+    solver's seconds."""
     # Importing scipy takes ~0.5 s and ~50 MiB, numpy ~0.1 s and ~11 MiB: only a solve
     # pays for them (`xshard-spmd` imports this module, and seldom solves).
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_array
 
-    if not p.linear:
-        return Solution([], 0.0, p.peak([]), 0.0)
     offsets = np.cumsum([0] + [len(c) for c in p.linear])
     n_s = int(offsets[-1])
     cost = [c * SCALE if isfinite(c) else 0.0 for row in p.linear for c in row]
@@ -143,10 +170,9 @@ def solve(p: Problem) -> Solution:
         row([(int(offsets[g]) + a, 1.0) for a in range(len(c))], 1.0, 1.0)
     memory: dict[tuple[int, int], list[np.ndarray]] = {}
     """Each pair's copy sizes at the memory points that hold one."""
-    if p.limit is not None:
-        for point in p.points:
-            for pair, sizes in point.pairs.items():
-                memory.setdefault(pair, []).append(sizes)
+    for point in points:
+        for pair, sizes in point.pairs.items():
+            memory.setdefault(pair, []).append(sizes)
     pair_vars: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
     """The variable `e_uw` of each pair of groups and classes of strategies."""
     firsts: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]]] = {}
@@ -189,7 +215,7 @@ def solve(p: Problem) -> Solution:
         for entries in (*by_row.values(), *by_col.values()):
             row(entries, 0.0, 0.0)
     if p.limit is not None:
-        for point in p.points:
+        for point in points:
             terms = [
                 (int(offsets[g]) + a, m / p.limit)
                 for g, per in point.terms.items()
@@ -218,8 +244,7 @@ def solve(p: Problem) -> Solution:
     if result.x is None:
         raise Infeasible(result.message)
     x = result.x[:n_s]
-    choice = [int(np.argmax(x[offsets[g] : offsets[g + 1]])) for g in range(len(p.linear))]
-    return Solution(choice, plan_cost(p, choice), p.peak(choice), seconds)
+    return [int(np.argmax(x[offsets[g] : offsets[g + 1]])) for g in range(len(p.linear))], seconds
 
 
 def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
