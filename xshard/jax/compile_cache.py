@@ -139,7 +139,7 @@ def executable(name: str, compile: Callable[[], Any], load: Callable[[bytes], An
         if _jax_cache_hits() == hits:
             try:
                 data = serialize(found)[0]
-            except (ValueError, NotImplementedError):  # JAX cannot serialize it
+            except Exception:  # JAX cannot serialize it (constants, callbacks): keep none
                 pass
             else:
                 _write(f"{name}.xla", data)
