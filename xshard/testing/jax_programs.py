@@ -128,51 +128,38 @@ def gpt_train_step(mesh: Mesh) -> JaxProgram:
     """One step of a GPT block language model: softmax cross-entropy on integer labels,
     `jax.value_and_grad`, `optax.adamw`; Megatron-sharded parameters (and their Adam
     moments), the batch data-parallel."""
-    import optax
-
     rng = np.random.default_rng(0)
-    params = _gpt_params(rng)
-    opt = optax.adamw(1e-3)
-    state = opt.init(params)
-
-    def loss(p, x, y):
-        logits = _gpt_block(p, x) @ p["head"]
-        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
-
-    def step(p, s, x, y):
-        value, grads = jax.value_and_grad(loss)(p, x, y)
-        updates, s = opt.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, value
-
-    ns, rule = _named(mesh), _megatron(mesh)
-    x = rng.standard_normal((B, S, D)).astype(np.float32)
-    y = rng.integers(0, V, (B, S)).astype(np.int32)
-    p_specs, s_specs = _tree_specs(params, rule), _tree_specs(state, rule)
-    return JaxProgram(
-        "gpt_train_step",
-        step,
-        (params, state, x, y),
-        (p_specs, s_specs, ns("data"), ns("data")),
-        (p_specs, s_specs, ns()),
-    )
+    return _gpt_step("gpt_train_step", mesh, rng, _gpt_params(rng), _gpt_block)
 
 
 def gpt_layers_train_step(mesh: Mesh, layers: int) -> JaxProgram:
     """`gpt_train_step` with `layers` blocks, unrolled (a Python loop, as a model
     without `scan` lowers), each with its own parameters."""
-    import optax
-
     rng = np.random.default_rng(0)
     blocks = [_gpt_params(rng) for _ in range(layers)]
     params = {"blocks": [{k: v for k, v in b.items() if k != "head"} for b in blocks]}
     params["head"] = blocks[0]["head"]
+
+    def body(p, x):
+        for block in p["blocks"]:
+            x = _gpt_block(block, x)
+        return x
+
+    return _gpt_step(f"gpt_{layers}_layers_train_step", mesh, rng, params, body)
+
+
+def _gpt_step(
+    name: str, mesh: Mesh, rng: np.random.Generator, params: Any, body: Callable[..., Any]
+) -> JaxProgram:
+    """A train step of the language model whose logits are `body(params, x) @ head`,
+    with `optax.adamw`, its parameters and moments Megatron-sharded, the batch split."""
+    import optax
+
     opt = optax.adamw(1e-3)
     state = opt.init(params)
 
     def loss(p, x, y):
-        for block in p["blocks"]:
-            x = _gpt_block(block, x)
-        logits = x @ p["head"]
+        logits = body(p, x) @ p["head"]
         return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
 
     def step(p, s, x, y):
@@ -185,7 +172,7 @@ def gpt_layers_train_step(mesh: Mesh, layers: int) -> JaxProgram:
     y = rng.integers(0, V, (B, S)).astype(np.int32)
     p_specs, s_specs = _tree_specs(params, rule), _tree_specs(state, rule)
     return JaxProgram(
-        f"gpt_{layers}_layers_train_step",
+        name,
         step,
         (params, state, x, y),
         (p_specs, s_specs, ns("data"), ns("data")),
