@@ -175,10 +175,10 @@ def _spread(
     import numpy as np  # not at import: `xshard-spmd` loads this pass, seldom runs it
 
     # `f` once per distinct pair of layouts: many strategies lay a value out alike
-    srcs, dsts = list(dict.fromkeys(src.layouts)), list(dict.fromkeys(dst.layouts))
+    srcs = {s: i for i, s in enumerate(dict.fromkeys(src.layouts))}
+    dsts = {d: i for i, d in enumerate(dict.fromkeys(dst.layouts))}
     distinct = np.array([[f(s, d) for d in dsts] for s in srcs])
-    rows = [srcs.index(s) for s in src.layouts]
-    cols = [dsts.index(d) for d in dst.layouts]
+    rows, cols = [srcs[s] for s in src.layouts], [dsts[d] for d in dst.layouts]
     return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
 
 
@@ -324,9 +324,7 @@ class _Planner:
                 point.add_pair(*spread)
         elif isinstance(spread, tuple):
             group, per = spread
-            have = point.terms.setdefault(group, [0] * len(per))
-            for a, m in enumerate(per):
-                have[a] += int(m)
+            point.add_terms(group, [int(m) for m in per])
         else:
             point.base += int(spread)
 
@@ -347,9 +345,7 @@ class _Planner:
             point.base += sign * size
             return
         group, per = size
-        have = point.terms.setdefault(group, [0] * len(per))
-        for a, m in enumerate(per):
-            have[a] += sign * m
+        point.add_terms(group, [sign * m for m in per])
 
     @property
     def replicated(self) -> Sharding:
