@@ -96,11 +96,11 @@ def key(text: str, options: dict[str, Any], mesh: Mesh) -> str:
     return digest.hexdigest()
 
 
-def executable_key(name: str, mesh: Mesh, compiler_options: dict[str, Any] | None) -> str:
-    """The key of the compiled call of entry `name` on `mesh`'s devices."""
+def _executable_key(entry: str, mesh: Mesh, compiler_options: dict[str, Any] | None) -> str:
+    """The key of the compiled call of the entry of key `entry` on `mesh`'s devices."""
     device = mesh.devices.flat[0]
     parts = {
-        "entry": name,
+        "entry": entry,
         "devices": [d.id for d in mesh.devices.flat],
         "process": [jax.process_index(), jax.process_count()],
         "platform": [device.client.platform, device.client.platform_version],
@@ -111,9 +111,16 @@ def executable_key(name: str, mesh: Mesh, compiler_options: dict[str, Any] | Non
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def executable(name: str, compile: Callable[[], Any], load: Callable[[bytes], Any]) -> Any:
-    """The compiled call of key `name`: `compile()`'s, stored for later processes; with
-    the cache on, the one this process already holds, else `load` of the stored one.
+def executable(
+    entry: str,
+    mesh: Mesh,
+    compiler_options: dict[str, Any] | None,
+    compile: Callable[[], Any],
+    load: Callable[[bytes], Any],
+) -> Any:
+    """The compiled call of the entry of key `entry` on `mesh` with `compiler_options`:
+    `compile()`'s, stored for later processes; with the cache on, the one this process
+    already holds, else `load` of the stored one.
 
     A process never loads an executable twice, nor stores one that JAX's own cache
     gave `compile()`: on CPU, both give executables that fail when run ("Function ...
@@ -121,6 +128,7 @@ def executable(name: str, compile: Callable[[], Any], load: Callable[[bytes], An
     """
     if _directory is None:
         return compile()
+    name = _executable_key(entry, mesh, compiler_options)
     if name in _held:
         return _held[name]
     found = None

@@ -251,8 +251,10 @@ class Lowered:
     def compile(self) -> Compiled:
         """The per-device program compiled by XLA inside `jit(shard_map(...))`, or that
         call's executable from the persistent cache."""
-        name = compile_cache.executable_key(self.key, self.mesh, self.compiler_options)
-        return Compiled(self, compile_cache.executable(name, self._compile, self._deserialize))
+        executable = compile_cache.executable(
+            self.key, self.mesh, self.compiler_options, self._compile, self._deserialize
+        )
+        return Compiled(self, executable)
 
     def _deserialize(self, data: bytes) -> Any:
         """JAX's `Compiled` from its serialized executable; the trees are the flat
