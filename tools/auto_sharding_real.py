@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-from jax.sharding import NamedSharding
+from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import xshard
@@ -62,6 +62,17 @@ def _memory(compiled: Any) -> int:
         m.output_size_in_bytes,
         m.alias_size_in_bytes,
     ).total
+
+
+def _program(name: str, mesh: Mesh) -> JaxProgram:
+    return {**PROGRAMS, **LAYERED_PROGRAMS}[name](mesh)
+
+
+def _replicated_memory(program: JaxProgram, mesh: Mesh) -> int:
+    """XLA's memory for `jax.jit` of the program with every argument replicated: what
+    the limits are fractions of."""
+    everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
+    return _memory(jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile())
 
 
 def _step_ms(compiled: Any, args: Sequence[Any]) -> float:
@@ -125,12 +136,9 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
     for name in names:
-        program = {**PROGRAMS, **LAYERED_PROGRAMS}[name](mesh)
+        program = _program(name, mesh)
         want = program.jitted()(*program.args)
-        everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
-        replicated = _memory(
-            jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile()
-        )
+        replicated = _replicated_memory(program, mesh)
         _print({"program": name, "plan": "replicated, jax.jit", "XLA memory (B)": f"{replicated}"})
         hand = xshard.jit(
             program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
@@ -172,11 +180,8 @@ def plan_table(name: str, fraction: int | None) -> None:
     under 1/`fraction` of what replication needs: a markdown table of each argument's
     path, chosen `PartitionSpec` and bytes per device."""
     mesh = mesh_2x4()
-    program = {**PROGRAMS, **LAYERED_PROGRAMS}[name](mesh)
-    everywhere = jax.tree.map(lambda _: NamedSharding(mesh, P()), program.args)
-    replicated = _memory(
-        jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile()
-    )
+    program = _program(name, mesh)
+    replicated = _replicated_memory(program, mesh)
     limit = None if fraction is None else replicated // fraction
     auto = xshard.jit(
         program.fn, in_shardings=batch_only(program), auto_sharding=True, memory_limit=limit
