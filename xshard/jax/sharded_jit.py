@@ -72,6 +72,7 @@ from xshard.sharding.arrays import element_dtype
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.collective_count import count_collectives
 from xshard.transforms.export.entry import entry_function
+from xshard.transforms.paused_collector import paused_collector
 from xshard.transforms.spmd_pipeline import (
     SpmdPipelinePass,
     import_passes,
@@ -472,6 +473,13 @@ class Function:
         name = compile_cache.key(text, self.options, mesh)
         if (entry := compile_cache.load(name)) is not None:
             return name, entry
+        with paused_collector():
+            entry = self._run_pipeline(text, mesh)
+        compile_cache.store(name, entry)
+        return name, entry
+
+    def _run_pipeline(self, text: str, mesh: Mesh) -> compile_cache.Entry:
+        """The pipeline on JAX's `text`: the per-device program and its boundary layouts."""
         ctx = xshard_context()
         where = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
         phases = self._pipeline(mesh).passes()
@@ -482,7 +490,9 @@ class Function:
             for phase in phases[:first]:
                 phase.apply(ctx, module)
             _check_grid(module, mesh)
-            arg_layouts, result_layouts = partition_recording_boundary(phases[first:], ctx, module)
+            arg_layouts, result_layouts = partition_recording_boundary(
+                phases[first:], ctx, module
+            )
         except BAD_INPUT as err:
             raise BridgeError(
                 f"xshard cannot partition the program:\n{error_line(err, where)}"
@@ -493,14 +503,12 @@ class Function:
             for t in main.function_type.outputs.data
             if isinstance(t, TensorType)
         ]
-        entry = compile_cache.Entry(
+        return compile_cache.Entry(
             module_text(module),
             [_axis_names(s, mesh, f"argument {i}") for i, s in enumerate(arg_layouts)],
             [_axis_names(s, mesh, f"result {i}") for i, s in enumerate(result_layouts)],
             out_avals,
         )
-        compile_cache.store(name, entry)
-        return name, entry
 
 
 def _or_layouts(

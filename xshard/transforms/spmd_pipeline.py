@@ -30,6 +30,7 @@ from xshard.transforms.export.convert_shard_to_stablehlo import (
 )
 from xshard.transforms.export.entry import entry_function
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
+from xshard.transforms.paused_collector import paused_collector
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
@@ -122,10 +123,11 @@ class SpmdPipelinePass(ModulePass):
         return ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for phase in self.passes():
-            phase.apply(ctx, op)
-            if self.verify_each:
-                verify_located(op)
+        with paused_collector():
+            for phase in self.passes():
+                phase.apply(ctx, op)
+                if self.verify_each:
+                    verify_located(op)
 
 
 def boundary_shardings(fn: func.FuncOp) -> tuple[list[Sharding | None], list[Sharding | None]]:

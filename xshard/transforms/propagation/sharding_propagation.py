@@ -39,7 +39,6 @@ Differences from upstream, on purpose:
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
@@ -78,6 +77,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
+from xshard.transforms.paused_collector import paused_collector
 from xshard.transforms.propagation.factor_propagation import FactorPropagation
 
 Traversal = Literal["forward", "backward", "forward-backward", "backward-forward"]
@@ -390,9 +390,7 @@ class ShardingPropagationPass(ModulePass):
         # The pass leaves no cyclic garbage, yet each full collection would walk
         # the whole, growing module: with the collector paused it runs ~40% faster
         # on 10k ops, and its time per op no longer grows with the module.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with paused_collector():
             for fn in op.walk():
                 if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                     continue
@@ -405,6 +403,3 @@ class ShardingPropagationPass(ModulePass):
                     FactorPropagation(fn, rules).run()
                 else:
                     _FunctionPropagation(fn, self.traversal).run()
-        finally:
-            if collecting:
-                gc.enable()
