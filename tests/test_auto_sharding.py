@@ -435,21 +435,16 @@ def test_memory_is_the_peak_of_what_is_live(
 
 
 def test_the_benchmark_gives_auto_sharding_only_the_batch() -> None:
-    """`auto_sharding_benchmark.py --real` keeps the shardings that split the batch
-    (the first dim over axes with `data`) and leaves the rest to auto-sharding."""
-    import sys
-    from pathlib import Path
-
+    """`JaxProgram.batch_only` (what `auto_sharding_benchmark.py --real` passes) keeps
+    the shardings that split the batch (the first dim over axes with `data`) and leaves
+    the rest to auto-sharding."""
     import jax
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-    from auto_sharding_real import batch_only
 
     from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
 
     for name, batch_args in (("gpt_train_step", 2), ("haiku_mlp_grad", 2), ("moe_layer", 1)):
         program = PROGRAMS[name](mesh_2x4())
-        kept = jax.tree.leaves(batch_only(program), is_leaf=lambda x: x is None)
+        kept = jax.tree.leaves(program.batch_only(), is_leaf=lambda x: x is None)
         given = [s for s in kept if s is not None]
         assert len(given) == batch_args, name
         assert all("data" in str(s.spec[0]) and not any(s.spec[1:]) for s in given)

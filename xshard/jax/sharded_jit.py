@@ -68,6 +68,7 @@ from xshard.jax.call_args import (
 )
 from xshard.jax.errors import BridgeError, XShardCallError
 from xshard.jax.importer import module_text
+from xshard.jax.memory import Memory
 from xshard.sharding.arrays import element_dtype
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.collective_count import count_collectives
@@ -225,6 +226,12 @@ class Lowered:
     donated: list[bool]
     """Per dynamic argument, whether its buffer is donated."""
     compiler_options: dict[str, Any] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    """The pipeline's options the program was made with: `xshard.jit`'s, but for a
+    `memory_limit` that `_fit_memory` lowered to hold XLA's buffers to the one asked."""
+    compiled: Compiled | None = field(default=None, repr=False)
+    """The compile `lower` already made (to measure a plan's memory), which `compile`
+    returns."""
 
     @property
     def in_specs(self) -> list[P]:
@@ -252,6 +259,8 @@ class Lowered:
     def compile(self) -> Compiled:
         """The per-device program compiled by XLA inside `jit(shard_map(...))`, or that
         call's executable from the persistent cache."""
+        if self.compiled is not None:
+            return self.compiled
         executable = compile_cache.executable(
             self.key, self.mesh, self.compiler_options, self._compile, self._deserialize
         )
@@ -405,7 +414,9 @@ class Function:
             ) from err
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
-        """`fn` lowered by JAX with its options, then through xshard's pipeline."""
+        """`fn` lowered by JAX with its options, then through xshard's pipeline; with
+        `auto_sharding` and a `memory_limit`, also compiled, to hold the plan to the limit
+        as XLA measures it (`_fit_memory`)."""
         self.signature.check(args, kwargs)
         dynamic, dyn_kwargs, _ = self.signature.split(args, kwargs)
         leaves, in_tree = jax.tree.flatten((dynamic, dyn_kwargs))
@@ -417,23 +428,33 @@ class Function:
         traced = self.as_jax_jit(keep_unused=True).trace(*args, **kwargs)
         lowered = traced.lower()
         mesh = self._mesh(leaves, traced.jaxpr)
-        key, entry = self._partition(lowered.as_text(), mesh)
         wanted = flat_shardings(
             with_mesh(self.out_shardings, "out_shardings"), lowered.out_info, "out_shardings"
         )
-        return Lowered(
-            entry,
-            key,
-            mesh,
-            in_tree,
-            [jax.typeof(x) for x in leaves],
-            names,
-            _or_layouts(requested, entry.in_specs, mesh),
-            jax.tree.structure(lowered.out_info),
-            _or_layouts(wanted, entry.out_specs, mesh),
-            [a.donated for a in jax.tree.leaves(lowered.args_info)],
-            self.jit_options.get("compiler_options"),
-        )
+
+        text = lowered.as_text()
+
+        def lowered_with(options: dict[str, Any]) -> Lowered:
+            key, entry = self._partition(text, mesh, options)
+            return Lowered(
+                entry,
+                key,
+                mesh,
+                in_tree,
+                [jax.typeof(x) for x in leaves],
+                names,
+                _or_layouts(requested, entry.in_specs, mesh),
+                jax.tree.structure(lowered.out_info),
+                _or_layouts(wanted, entry.out_specs, mesh),
+                [a.donated for a in jax.tree.leaves(lowered.args_info)],
+                self.jit_options.get("compiler_options"),
+                options,
+            )
+
+        limit = self.options.get("memory_limit")
+        if not self.options.get("auto_sharding") or limit is None:
+            return lowered_with(self.options)
+        return _fit_memory(lowered_with, self.options, limit)
 
     def _mesh(self, leaves: list[Any], jaxpr: Any) -> Mesh:
         """The mesh of the shardings asked for, else of the committed arguments, else the
@@ -462,27 +483,32 @@ class Function:
         device = self.jit_options.get("device") or jax.devices(self.jit_options.get("backend"))[0]
         return Mesh(np.array([device]), ("device",))
 
-    def _pipeline(self, mesh: Mesh) -> SpmdPipelinePass:
+    def _pipeline(self, mesh: Mesh, options: dict[str, Any]) -> SpmdPipelinePass:
         platform = mesh.devices.flat[0].platform
         target = "gpu" if platform in ("gpu", "cuda", "rocm") else "cpu"
-        return SpmdPipelinePass(**{"target": target, **self.options})
+        return SpmdPipelinePass(**{"target": target, **options})
 
-    def _partition(self, text: str, mesh: Mesh) -> tuple[str, compile_cache.Entry]:
-        """xshard's per-device program of JAX's `text` and its boundary layouts, from the
-        persistent cache when it holds them, and their key there."""
-        name = compile_cache.key(text, self.options, mesh)
+    def _partition(
+        self, text: str, mesh: Mesh, options: dict[str, Any]
+    ) -> tuple[str, compile_cache.Entry]:
+        """xshard's per-device program of JAX's `text` under the pipeline's `options`,
+        and its boundary layouts, from the persistent cache when it holds them, and their
+        key there."""
+        name = compile_cache.key(text, options, mesh)
         if (entry := compile_cache.load(name)) is not None:
             return name, entry
         with paused_collector():
-            entry = self._run_pipeline(text, mesh)
+            entry = self._run_pipeline(text, mesh, options)
         compile_cache.store(name, entry)
         return name, entry
 
-    def _run_pipeline(self, text: str, mesh: Mesh) -> compile_cache.Entry:
+    def _run_pipeline(
+        self, text: str, mesh: Mesh, options: dict[str, Any]
+    ) -> compile_cache.Entry:
         """The pipeline on JAX's `text`: the per-device program and its boundary layouts."""
         ctx = xshard_context()
         where = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
-        phases = self._pipeline(mesh).passes()
+        phases = self._pipeline(mesh, options).passes()
         first = len(import_passes())
         try:
             module = LocatingParser(ctx, text, where).parse_module()
@@ -509,6 +535,49 @@ class Function:
             [_axis_names(s, mesh, f"result {i}") for i, s in enumerate(result_layouts)],
             out_avals,
         )
+
+
+FIT_ROUNDS = 5
+"""How many plans `_fit_memory` makes before it gives up on a memory limit."""
+
+
+def _fit_memory(
+    lowered_with: Callable[[dict[str, Any]], Lowered], options: dict[str, Any], limit: int
+) -> Lowered:
+    """The plan auto-sharding makes under `limit`, compiled and held to it as XLA
+    measures it (`memory_analysis()`), not only as xshard's memory model predicts.
+
+    Where XLA's buffers come out above the limit (its schedule, fusion and collective
+    buffers differ from the model's), the model is asked again for less: the last ask
+    scaled by limit / measured, or, once an ask has left the model no plan, the middle
+    of that ask and the smallest one measured over; up to `FIT_ROUNDS` plans."""
+    asked, over, none = limit, None, None
+    measured: list[int] = []
+    for _ in range(FIT_ROUNDS):
+        try:
+            result = lowered_with({**options, "memory_limit": asked})
+        except BridgeError as err:
+            if over is None:
+                raise
+            none, reason = asked, str(err).splitlines()[-1]
+        else:
+            result.compiled = result.compile()
+            used = Memory.of(result.compiled).total
+            if used <= limit:
+                return result
+            measured.append(used)
+            over = asked
+        assert over is not None
+        asked = over * limit // measured[-1] if none is None else (none + over) // 2
+        if none is not None and over - none <= 1:
+            break
+    message = (
+        f"memory-limit={limit} bytes per device is not met: XLA lays out auto-sharding's "
+        f"plans in {', '.join(map(str, measured))} bytes per device"
+    )
+    if none is not None:
+        message += f"; asked to fit in {none} bytes, auto-sharding found no plan: {reason}"
+    raise BridgeError(message)
 
 
 def _or_layouts(

@@ -42,6 +42,21 @@ class JaxProgram:
         """The sharded StableHLO `jax.jit` lowers it to (Shardy annotations)."""
         return self.jitted().lower(*self.args).as_text()
 
+    def batch_only(self) -> Any:
+        """`in_shardings` with only the batch leaves kept (the first dim split over axes
+        that include `data`, nothing else split): what a user annotates who leaves the
+        rest to auto-sharding."""
+
+        def keep(s: NamedSharding | None) -> NamedSharding | None:
+            spec = tuple(s.spec) if s is not None else ()
+            first = spec[0] if spec else None
+            axes = first if isinstance(first, tuple) else (first,)
+            return s if "data" in axes and not any(spec[1:]) else None
+
+        return jax.tree.map(
+            keep, self.in_shardings, is_leaf=lambda x: x is None or isinstance(x, NamedSharding)
+        )
+
 
 def mesh_2x4() -> Mesh:
     return Mesh(np.array(jax.devices()[:8]).reshape(2, 4), ("data", "model"))

@@ -32,26 +32,11 @@ import numpy as np
 import xshard
 from xshard.jax import BridgeError, XShardCallError
 from xshard.jax.hlo_collectives import hlo_rows
+from xshard.jax.memory import Memory
 from xshard.testing.jax_programs import JaxProgram
 
 DEVICES = 8
 """The 2x4 mesh of the programs."""
-
-
-@dataclass(frozen=True)
-class Memory:
-    """One device's bytes, as XLA's `CompiledMemoryStats` gives them."""
-
-    temp: int
-    argument: int
-    output: int
-    alias: int
-
-    @property
-    def total(self) -> int:
-        """What the call holds at its peak: arguments, results and temporaries, less the
-        results that reuse argument buffers."""
-        return self.argument + self.output + self.temp - self.alias
 
 
 @dataclass(frozen=True)
@@ -121,13 +106,7 @@ def max_error(got: Any, want: Any) -> float:
 
 
 def _side(compiled: Any, seconds: float) -> Side:
-    stats = compiled.memory_analysis()
-    memory = Memory(
-        stats.temp_size_in_bytes,
-        stats.argument_size_in_bytes,
-        stats.output_size_in_bytes,
-        stats.alias_size_in_bytes,
-    )
+    memory = Memory.of(compiled)
     flops = compiled.cost_analysis().get("flops", 0.0)
     return Side(collectives(compiled.as_text()), memory, flops, seconds)
 

@@ -1,0 +1,101 @@
+"""`xshard.jit(..., auto_sharding=True, memory_limit=...)`: a plan is held to the limit as
+XLA measures it (`memory_analysis()` of the compiled call), not only as xshard's memory
+model predicts it, and its numbers are `jax.jit`'s."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import jax
+import pytest
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+import xshard
+import xshard.jax.sharded_jit as sharded_jit
+from xshard.jax import BridgeError
+from xshard.jax.memory import Memory
+from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
+from xshard.testing.jit_comparison import max_error
+
+MESH = mesh_2x4()
+
+
+def _replicated(program) -> int:
+    """XLA's memory for `jax.jit` of the program with every argument replicated."""
+    everywhere = jax.tree.map(lambda _: NamedSharding(MESH, P()), program.args)
+    jitted = jax.jit(program.fn, in_shardings=everywhere)
+    return Memory.of(jitted.lower(*program.args).compile()).total
+
+
+def _auto(program, limit: int):
+    return xshard.jit(
+        program.fn, in_shardings=program.batch_only(), auto_sharding=True, memory_limit=limit
+    )
+
+
+def test_a_plan_xla_lays_out_over_the_limit_is_made_again(monkeypatch) -> None:
+    """moe_layer at half of what replication holds: the first plan fits the model's
+    limit but not XLA's buffers; the plan returned fits both, computes jax.jit's
+    numbers, and is compiled once."""
+    program = PROGRAMS["moe_layer"](MESH)
+    limit = _replicated(program) // 2
+    with monkeypatch.context() as m:
+        m.setattr(sharded_jit, "FIT_ROUNDS", 1)
+        with pytest.raises(BridgeError, match=f"memory-limit={limit} bytes per device is not met"):
+            _auto(program, limit).lower(*program.args)
+    lowered = _auto(program, limit).lower(*program.args)
+    compiled = lowered.compile()
+    assert compiled is lowered.compiled
+    assert Memory.of(compiled).total <= limit
+    want = program.jitted()(*program.args)
+    assert max_error(compiled(*program.args), want) < 1e-5
+    assert all(isinstance(s, NamedSharding) for s in lowered.in_shardings)
+
+
+def _fake(totals: dict[int, int], none_below: int):
+    """A stand-in for `lower`'s plan maker: the ask -> XLA's total for that plan;
+    asks under `none_below` leave the model no plan."""
+    asked: list[int] = []
+
+    def lowered_with(options):
+        ask = options["memory_limit"]
+        asked.append(ask)
+        if ask < none_below:
+            raise BridgeError("x:1:1: error: auto-sharding found no plan")
+        total = next(t for a, t in sorted(totals.items(), reverse=True) if ask >= a)
+        stats = SimpleNamespace(
+            temp_size_in_bytes=total,
+            argument_size_in_bytes=0,
+            output_size_in_bytes=0,
+            alias_size_in_bytes=0,
+        )
+        compiled = SimpleNamespace(memory_analysis=lambda: stats)
+        return SimpleNamespace(compile=lambda: compiled, compiled=None)
+
+    return lowered_with, asked
+
+
+def test_asks_shrink_by_the_measured_excess_then_bisect() -> None:
+    """Over by 25%: the next ask is 4/5 of the last; once an ask leaves no plan, the
+    next is the middle of it and the smallest ask measured over, until a plan fits."""
+    lowered_with, asked = _fake({850: 1250, 0: 950}, none_below=810)
+    result = sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 800, 900, 850, 825]
+    assert Memory.of(result.compiled).total == 950
+
+
+def test_a_limit_no_plan_meets_is_refused_with_every_measurement() -> None:
+    lowered_with, asked = _fake({0: 1300}, none_below=900)
+    with pytest.raises(BridgeError) as err:
+        sharded_jit._fit_memory(lowered_with, {}, 1000)
+    text = str(err.value)
+    assert "memory-limit=1000 bytes per device is not met" in text
+    assert "1300" in text and "found no plan" in text
+    assert len(asked) == sharded_jit.FIT_ROUNDS
+
+
+def test_the_first_ask_with_no_plan_is_the_models_own_error() -> None:
+    lowered_with, _ = _fake({0: 10}, none_below=2000)
+    with pytest.raises(BridgeError, match="auto-sharding found no plan$"):
+        sharded_jit._fit_memory(lowered_with, {}, 1000)
