@@ -14,7 +14,9 @@ memory_limit=...)` given only their batch shardings (every other argument and ev
 result unspecified), under no limit and 1/2, 1/4 and 1/8 of what full replication
 needs (XLA's figure for `jax.jit` with every argument replicated), beside the
 hand-written plan (Megatron + data parallel) through `xshard.jit` and `jax.jit`. Per
-row: the ILP's modeled seconds and predicted peak bytes (auto rows), the collectives
+row: the limit the model was asked for where `xshard.jit` lowered it to hold XLA's
+buffers to the limit, the ILP's modeled seconds and predicted peak bytes for that ask
+(auto rows), the collectives
 and bytes XLA runs (its optimized HLO), the ring-model bytes xshard's per-device
 program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -

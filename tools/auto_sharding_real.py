@@ -21,11 +21,12 @@ import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
 from xshard.jax import BridgeError
+from xshard.jax.memory import Memory
 from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
-from xshard.testing.jit_comparison import Memory, collectives, max_error
+from xshard.testing.jit_comparison import collectives, max_error
 from xshard.transforms.analysis.comm_report import collective_rows
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
-from xshard.transforms.spmd_pipeline import entry_function, import_passes
+from xshard.transforms.spmd_pipeline import SpmdPipelinePass, entry_function, import_passes
 
 FRACTIONS = (None, 2, 4, 8)
 """No limit, then 1/2, 1/4 and 1/8 of what full replication needs."""
@@ -36,32 +37,8 @@ _REPORT = re.compile(
 )
 
 
-def _is_sharding(x: Any) -> bool:
-    return x is None or isinstance(x, NamedSharding)
-
-
-def batch_only(program: JaxProgram) -> Any:
-    """The program's `in_shardings` with only the batch leaves kept (the first dim split
-    over axes that include `data`, nothing else split): what a user annotates who leaves
-    the rest to auto-sharding."""
-
-    def keep(s: NamedSharding | None) -> NamedSharding | None:
-        spec = tuple(s.spec) if s is not None else ()
-        first = spec[0] if spec else None
-        axes = first if isinstance(first, tuple) else (first,)
-        return s if "data" in axes and not any(spec[1:]) else None
-
-    return jax.tree.map(keep, program.in_shardings, is_leaf=_is_sharding)
-
-
 def _memory(compiled: Any) -> int:
-    m = compiled.memory_analysis()
-    return Memory(
-        m.temp_size_in_bytes,
-        m.argument_size_in_bytes,
-        m.output_size_in_bytes,
-        m.alias_size_in_bytes,
-    ).total
+    return Memory.of(compiled).total
 
 
 def _program(name: str, mesh: Mesh) -> JaxProgram:
@@ -86,11 +63,15 @@ def _step_ms(compiled: Any, args: Sequence[Any]) -> float:
 
 
 def _model(program: JaxProgram, in_shardings: Any, limit: int | None) -> str:
-    """The ILP's report for the program as `xshard.jit` imports it (the same plan)."""
-    lowered = jax.jit(program.fn, in_shardings=in_shardings).lower(*program.args)
+    """The ILP's report for the program as `xshard.jit` imports it (the same plan);
+    with `in_shardings` None, the report prices the hand plan: the program's own
+    shardings, propagated as `xshard.jit` propagates them, so that every value's layout is
+    fixed and the ILP picks only each op's cheapest option between them."""
+    hand = in_shardings is None
+    jitted = program.jitted() if hand else jax.jit(program.fn, in_shardings=in_shardings)
     ctx = xshard_context()
-    module = LocatingParser(ctx, lowered.as_text(), program.name).parse_module()
-    for phase in import_passes():
+    module = LocatingParser(ctx, jitted.lower(*program.args).as_text(), program.name).parse_module()
+    for phase in (*import_passes(), *(SpmdPipelinePass().layout_passes() if hand else ())):
         phase.apply(ctx, module)
     out = io.StringIO()
     with contextlib.redirect_stderr(out):
@@ -98,12 +79,16 @@ def _model(program: JaxProgram, in_shardings: Any, limit: int | None) -> str:
     return out.getvalue()
 
 
-def _measure(jitted: Any, program: JaxProgram, want: Any) -> dict[str, str]:
-    """Lower and compile `jitted` (`jax.jit`'s or `xshard.jit`'s), run, and measure: the
-    columns after the model's."""
+def _lower(jitted: Any, program: JaxProgram) -> tuple[Any, float]:
+    """`jitted.lower` on the program's arguments, and the seconds it took."""
     start = time.perf_counter()
     lowered = jitted.lower(*program.args)
-    seconds = time.perf_counter() - start
+    return lowered, time.perf_counter() - start
+
+
+def _measure(lowered: Any, seconds: float, program: JaxProgram, want: Any) -> dict[str, str]:
+    """Compile `lowered` (`jax.jit`'s or `xshard.jit`'s), run, and measure: the columns
+    after the model's."""
     compiled = lowered.compile()
     found = collectives(compiled.as_text())  # as XLA runs them (after its combiners)
     ring = "-"
@@ -121,8 +106,8 @@ def _measure(jitted: Any, program: JaxProgram, want: Any) -> dict[str, str]:
 
 
 HEADER = (
-    "program", "plan", "limit (B)", "modeled (s)", "predicted (B)", "solve (s)", "decisions",
-    "collectives", "bytes", "ring bytes", "XLA memory (B)", "step (ms)", "max error",
+    "program", "plan", "limit (B)", "asked (B)", "modeled (s)", "predicted (B)", "solve (s)",
+    "decisions", "collectives", "bytes", "ring bytes", "XLA memory (B)", "step (ms)", "max error",
     "lower (s)",
 )  # fmt: skip
 
@@ -143,9 +128,13 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
         hand = xshard.jit(
             program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
         )
+        priced = _REPORT.search(_model(program, None, None))
+        assert priced is not None
+        modeled = {"modeled (s)": priced.group(1), "predicted (B)": priced.group(2)}
         for plan, jitted in (("hand, jax.jit", program.jitted()), ("hand, xshard.jit", hand)):
-            _print({"program": name, "plan": plan, **_measure(jitted, program, want)})
-        batch = batch_only(program)
+            measured = _measure(*_lower(jitted, program), program, want)
+            _print({"program": name, "plan": plan, **modeled, **measured})
+        batch = program.batch_only()
         for fraction in fractions:
             limit = None if fraction is None else replicated // fraction
             row = {
@@ -154,20 +143,23 @@ def real_rows(names: Sequence[str], fractions: Sequence[int | None] = FRACTIONS)
                 "limit (B)": f"{limit or '-'}",
             }
             try:
-                found = _REPORT.search(_model(program, batch, limit))
+                auto = xshard.jit(
+                    program.fn, in_shardings=batch, auto_sharding=True, memory_limit=limit
+                )
+                lowered, lower_seconds = _lower(auto, program)
+                asked = lowered.options.get("memory_limit")
+                found = _REPORT.search(_model(program, batch, asked))
                 if found is None:
                     raise BridgeError("auto-sharding made no plan (no mesh)")
                 cost, peak, decisions, tied, seconds = found.groups()
                 row |= {
+                    "asked (B)": f"{asked or '-'}",
                     "modeled (s)": cost,
                     "predicted (B)": peak,
                     "decisions": f"{decisions} -> {tied}",
                     "solve (s)": seconds,
                 }
-                auto = xshard.jit(
-                    program.fn, in_shardings=batch, auto_sharding=True, memory_limit=limit
-                )
-                row |= _measure(auto, program, want)
+                row |= _measure(lowered, lower_seconds, program, want)
             except BAD_INPUT as err:
                 row["modeled (s)"] = f"no plan: {error_line(err, name)}"
             except BridgeError as err:
@@ -184,7 +176,7 @@ def plan_table(name: str, fraction: int | None) -> None:
     replicated = _replicated_memory(program, mesh)
     limit = None if fraction is None else replicated // fraction
     auto = xshard.jit(
-        program.fn, in_shardings=batch_only(program), auto_sharding=True, memory_limit=limit
+        program.fn, in_shardings=program.batch_only(), auto_sharding=True, memory_limit=limit
     )
     lowered = auto.lower(*program.args)
     print(f"{name}, given only the batch, memory-limit={limit} (1/{fraction or 1} of {replicated})")
