@@ -202,18 +202,24 @@ def test_candidates() -> None:
     ]
 
 
-def test_integer_program_solved_by_hand() -> None:
+def _hand_problem(limit: int | None) -> Problem:
     """Groups A (2 strategies), B (2), C (3). A and B pay 5 to disagree; B1 cannot feed
-    C2 nor B0 feed C1. Without a limit (A0, B0, C0) costs 0 + 1 + 0 = 1, least of all;
-    at 15 bytes it holds 30, and the cheapest plan that fits is (A1, B1, C1): 4 + 0 + 0,
-    14 bytes ((A1, B0, C2) fits too but costs 4 + 1 + 2 + 5 + 1 = 13). At 5 bytes only
-    (A1, B1, C2) fits, which the forbidden pair rules out."""
-    p = Problem()
+    C2 nor B0 feed C1."""
+    p = Problem(limit=limit)
     a, b, c = p.add_group(2), p.add_group(2), p.add_group(3)
     p.linear = [[0.0, 4.0], [1.0, 0.0], [0.0, 0.0, 2.0]]
     p.points = [MemoryPoint(0, {a: [10, 2], b: [10, 2], c: [10, 10, 1]})]  # all at once
     p.add_pair(a, b, np.array([[0.0, 5.0], [5.0, 0.0]]))
     p.add_pair(c, b, np.array([[0.0, 3.0], [inf, 0.0], [1.0, inf]]))  # (C, B), transposed
+    return p
+
+
+def test_integer_program_solved_by_hand() -> None:
+    """`_hand_problem`. Without a limit (A0, B0, C0) costs 0 + 1 + 0 = 1, least of all;
+    at 15 bytes it holds 30, and the cheapest plan that fits is (A1, B1, C1): 4 + 0 + 0,
+    14 bytes ((A1, B0, C2) fits too but costs 4 + 1 + 2 + 5 + 1 = 13). At 5 bytes only
+    (A1, B1, C2) fits, which the forbidden pair rules out."""
+    p = _hand_problem(None)
     best = solve(p)
     assert (best.choice, best.cost, best.memory) == ([0, 0, 0], 1.0, 30)
     p.limit = 15
@@ -225,6 +231,38 @@ def test_integer_program_solved_by_hand() -> None:
     with pytest.raises(Infeasible):
         solve(p)
     assert solve(Problem(points=[MemoryPoint(8)])).memory == 8  # nothing to decide: no solve
+
+
+def test_a_solve_out_of_time_gives_its_best_plan_and_its_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HiGHS, stopped by `time_limit`, is given the limit and answers with its incumbent
+    (status 1, its gap): that plan is the solution, with the gap; with no incumbent,
+    the error says the time ran out."""
+    import scipy.optimize
+
+    real = scipy.optimize.milp
+    asked: list[dict] = []
+
+    def out_of_time(*args, options=None, **kwargs):
+        asked.append(options)
+        found = real(*args, options=options, **kwargs)
+        found.status, found.mip_gap = 1, 0.25
+        return found
+
+    monkeypatch.setattr(scipy.optimize, "milp", out_of_time)
+    best = solve(_hand_problem(15), time_limit=2.5)
+    assert (best.choice, best.memory, best.gap) == ([1, 1, 1], 14, 0.25)
+    assert asked and all(o == {"time_limit": 2.5} for o in asked)
+
+    def nothing_in_time(*args, **kwargs):
+        found = real(*args, **kwargs)
+        found.status, found.x = 1, None
+        return found
+
+    monkeypatch.setattr(scipy.optimize, "milp", nothing_in_time)
+    with pytest.raises(Infeasible, match=r"no plan found in time-limit=2.5 s"):
+        solve(_hand_problem(15), time_limit=2.5)
 
 
 @st.composite

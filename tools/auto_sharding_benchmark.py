@@ -25,6 +25,7 @@ aliased) and the median step time of 20 calls.
     python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--untied]
     python tools/auto_sharding_benchmark.py --jax
     python tools/auto_sharding_benchmark.py --real [gpt_train_step ...] [--fractions 1,2]
+        [--time-limit SECONDS]
     python tools/auto_sharding_benchmark.py --plan gpt_train_step --fractions 2
 """
 
@@ -108,6 +109,11 @@ def main() -> None:
         help="the chosen layout of each argument of PROGRAM, given only its batch, at the "
         "first of --fractions",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        help="with --real: seconds each solve may take (auto-sharding{time-limit=...})",
+    )
     args = parser.parse_args()
     if args.plan:
         args.real = []
@@ -124,7 +130,7 @@ def main() -> None:
             if args.plan:
                 plan_table(args.plan, fractions[0])
                 return
-            real_rows(args.real or sorted(PROGRAMS), fractions)
+            real_rows(args.real or sorted(PROGRAMS), fractions, args.time_limit)
             return
 
         mesh = mesh_2x4()

@@ -79,7 +79,8 @@ class SpmdPipelinePass(ModulePass):
     `propagate` = true (default) | false: false partitions only what the program
     annotates (shard-partition treats the rest as it finds it), `auto-sharding` = false
     (default) | true: true chooses every value's layout with `auto-sharding` (under
-    `memory-limit`, bytes per device) instead of propagating the annotations,
+    `memory-limit`, bytes per device, each solve within `time-limit` seconds if given)
+    instead of propagating the annotations,
     `overlap` = none (default) | broadcast | ring | auto: shard-decompose-all-gather's
     strategy, after shard-simplify, to overlap an all_gather with the matmul consuming
     it; `verify-each` = false (default) | true: verify the module after every phase,
@@ -95,6 +96,7 @@ class SpmdPipelinePass(ModulePass):
     strategy: Strategy = "aggressive"
     auto_sharding: bool = False
     memory_limit: int | None = None
+    time_limit: int | float | None = None
     overlap: Overlap = "none"
     verify_each: bool = False
 
@@ -117,7 +119,7 @@ class SpmdPipelinePass(ModulePass):
 
     def layout_passes(self) -> tuple[ModulePass, ...]:
         if self.auto_sharding:
-            return (AutoShardingPass(self.memory_limit),)
+            return (AutoShardingPass(self.memory_limit, time_limit=self.time_limit),)
         if self.propagate:
             return (ShardingPropagationPass(self.traversal, self.strategy),)
         return ()

@@ -4,6 +4,8 @@
 // user's annotation (one all_reduce after xshard-spmd). Without a limit, everything
 // stays whole: no communication at all.
 // RUN: xshard-opt %s -p 'auto-sharding{memory-limit=65535 report=true}' 2>&1 | filecheck %s
+// A time limit the solve does not reach changes nothing:
+// RUN: xshard-opt %s -p 'auto-sharding{memory-limit=65535 report=true time-limit=60.5}' 2>&1 | filecheck %s
 // RUN: xshard-opt %s -p auto-sharding | filecheck %s --check-prefix=FREE
 // RUN: xshard-opt %s -p 'xshard-spmd{auto-sharding=true memory-limit=65535}' | filecheck %s --check-prefix=SPMD
 shard.grid @tp(shape = 8)

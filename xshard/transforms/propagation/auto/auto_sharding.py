@@ -36,7 +36,9 @@ chosen layout reads the chosen one, i.e. it becomes a reshard.
 Options: `memory-limit` (bytes per device; default: none), `report` (default false):
 print each function's modeled cost, memory, decision count and solver time to stderr;
 `tie-repeats` (default true): tie the decisions of repeats (false: one per op, which
-may find a cheaper plan that lays out alike layers apart, at a longer solve).
+may find a cheaper plan that lays out alike layers apart, at a longer solve);
+`time-limit` (seconds; default none): each solve gives the best plan it has found by
+then, within the memory limit, and the report says how far from optimal it may be.
 """
 
 from __future__ import annotations
@@ -560,7 +562,7 @@ class _Planner:
 
     # ------------------------------------------------------------------ the plan
 
-    def solve(self) -> Solution:
+    def solve(self, time_limit: float | None = None) -> Solution:
         limit = self.problem.limit
         if limit is not None and (least := self.problem.least_memory()) > limit:
             raise DiagnosticError(
@@ -571,14 +573,14 @@ class _Planner:
         groups = range(len(self.problem.linear))
         coarse, back = coarsen(self.problem, self.repeats() if self.tie else list(groups))
         try:
-            found = solve(coarse)
+            found = solve(coarse, time_limit)
         except Infeasible as err:
             raise DiagnosticError(
                 self.fn, f"auto-sharding found no plan within memory-limit={limit}: {err}"
             ) from err
         self.tied = len(coarse.linear)
         choice = [found.choice[back[g]] for g in range(len(back))]
-        return Solution(choice, found.cost, found.memory, found.seconds)
+        return Solution(choice, found.cost, found.memory, found.seconds, found.gap)
 
     def layout(self, source: Source, choice: list[int]) -> Sharding:
         return source if isinstance(source, Sharding) else source.layouts[choice[source.group]]
@@ -646,17 +648,21 @@ class AutoShardingPass(ModulePass):
     """Choose shardings by integer programming.
 
     Options: `memory-limit` (bytes per device, default none), `report` (default false),
-    `tie-repeats` (default true)."""
+    `tie-repeats` (default true), `time-limit` (seconds each solve may take, default
+    none: solved to optimality)."""
 
     name = "auto-sharding"
 
     memory_limit: int | None = None
     report: bool = False
     tie_repeats: bool = True
+    time_limit: int | float | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.memory_limit is not None and self.memory_limit <= 0:
             raise DiagnosticError(op, f"memory-limit must be positive, got {self.memory_limit}")
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise DiagnosticError(op, f"time-limit must be positive, got {self.time_limit}")
         for fn in op.walk():
             if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                 continue
@@ -665,15 +671,16 @@ class AutoShardingPass(ModulePass):
                 continue
             planner = _Planner(fn, grid, self.memory_limit, CostModel(), self.tie_repeats)
             planner.build()
-            solution = planner.solve()
+            solution = planner.solve(self.time_limit)
             planner.write(solution.choice)
             if self.report:
                 cost = solution.cost + planner.fixed_cost
+                gap = f" (time limit: within {solution.gap:.2%} of optimal)" if solution.gap else ""
                 print(
                     f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
                     f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
                     f"for {len(planner.options)} ops and {planner.free_arguments} arguments "
                     f"({planner.tied} once repeats are tied), "
-                    f"solved in {solution.seconds:.3f} s",
+                    f"solved in {solution.seconds:.3f} s{gap}",
                     file=sys.stderr,
                 )
