@@ -25,6 +25,7 @@ from xshard.jax.run import run_module
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.collective_count import Collective
+from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.propagation.auto.ilp import (
     Infeasible,
@@ -470,6 +471,41 @@ def test_memory_is_the_peak_of_what_is_live(
     by liveness is met without splitting anything."""
     AutoShardingPass(memory_limit=peak, report=True).apply(xshard_context(), parse(_chain(step)))
     assert f", {peak} bytes per device," in capsys.readouterr().err
+
+
+REUSED_GATHER = """shard.grid @tp(shape = 8)
+func.func @main(%w: tensor<64x64xf32>, %x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %split = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %w_s = shard.shard %w to %split : tensor<64x64xf32>
+  %x_s = shard.shard %x to %split : tensor<64x64xf32>
+  %a = stablehlo.dot_general %x_s, %w_s, contracting_dims = [1] x [0]
+    : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %b = stablehlo.tanh %a : tensor<64x64xf32>
+  %c = stablehlo.dot_general %b, %b, contracting_dims = [1] x [0]
+    : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %d = stablehlo.tanh %c : tensor<64x64xf32>
+  %e = stablehlo.dot_general %d, %w_s, contracting_dims = [1] x [0]
+    : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %out = shard.shard %e to %split annotate_for_users : tensor<64x64xf32>
+  func.return %out : tensor<64x64xf32>
+}"""
+
+
+def test_a_reshard_two_readers_share_lives_between_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """W, split, is gathered whole (16 KiB) for its first reader, and shard-partition
+    reuses that gather for the last: it is live while `%c` runs, beside `%c`'s own
+    gathered operand. At `%c`: the split arguments (4 KiB), gathered W and gathered
+    `%b` (16 KiB each), `%b` and `%c` split (2 KiB each): 40960 bytes, where counting
+    each copy only at its reader gave 24576."""
+    module = parse(REUSED_GATHER)
+    AutoShardingPass(report=True).apply(xshard_context(), module)
+    assert ", 40960 bytes per device," in capsys.readouterr().err
+    ShardPartitionPass().apply(xshard_context(), module)
+    gathers = [op for op in entry(module).walk() if op.name == "shard.all_gather"]
+    w_gather = gathers[0].results[0]
+    assert sum(u.operation.name == "stablehlo.dot_general" for u in w_gather.uses) == 2
 
 
 def test_the_benchmark_gives_auto_sharding_only_the_batch() -> None:

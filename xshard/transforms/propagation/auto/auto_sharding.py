@@ -13,7 +13,8 @@ moving the same bytes the one that divides the work wins, as in Alpa. The progra
 (`ilp.py`) minimizes the summed cost under `memory-limit`: per device, at every point
 of the program in its order, the arguments (held for the whole call, as XLA holds
 them) and the op results defined and still to be read there, and the copies reshards
-into it make, each in its chosen layout
+make, each in its chosen layout, from their reader to the value's next reader (where
+`shard-partition` may reuse them)
 (`memory_points`; a value XLA fuses into its one elementwise reader counts nothing).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
@@ -44,7 +45,7 @@ then, within the memory limit, and the report says how far from optimal it may b
 from __future__ import annotations
 
 import sys
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
@@ -311,8 +312,23 @@ class _Planner:
                 at.append(i)
             for value in dead_at.pop(i, ()):
                 self._add(held, value, -1)
-        for reader, value, src, dst in self.copies:  # at the first point from its reader on
-            self._add_copy(points[bisect_left(at, index[reader])], value, src, dst)
+        # A copy lives from its reader to the value's next reader: `shard-partition` reuses
+        # a reshard for every later reader that wants the same layout, so it outlives its
+        # first reader where the next one wants it too (a weight gathered in the forward
+        # pass and read again in the backward); and at least at the first point from its
+        # reader on.
+        readers: dict[SSAValue, list[int]] = {}
+        for reader, value, _, _ in self.copies:
+            readers.setdefault(value, []).append(index[reader])
+        for later in readers.values():
+            later.sort()
+        for reader, value, src, dst in self.copies:
+            later = readers[value]
+            i = index[reader]
+            nxt = later[bisect_right(later, i)] if later[-1] > i else i
+            first = bisect_left(at, i)
+            for k in range(first, max(first + 1, bisect_left(at, nxt))):
+                self._add_copy(points[k], value, src, dst)
         return points
 
     def _add_copy(self, point: MemoryPoint, value: SSAValue, src: Source, dst: Source) -> None:
