@@ -32,7 +32,6 @@ from typing import IO, Any, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.universe import Universe
 from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -41,8 +40,8 @@ from xshard.cli import pass_list
 from xshard.cli.expected_diagnostics import Expected, expectations, mismatches, reported
 from xshard.cli.internal_error import report_internal_error
 from xshard.cli.source import printable, read_module
+from xshard.context import xshard_dialects
 from xshard.diagnostics import error_line, verify_located
-from xshard.dialects import get_xshard_dialects
 from xshard.transforms import get_xshard_passes
 from xshard.xdsl_compat.printing import XShardPrinter, mlir_target
 
@@ -133,9 +132,7 @@ class XShardOptMain(xDSLOptMain):
         super().__init__(description="", args=args)
 
     def register_all_dialects(self) -> None:
-        dialects = dict(Universe.get_multiverse().all_dialects)
-        dialects.update(get_xshard_dialects())
-        for name, factory in dialects.items():
+        for name, factory in xshard_dialects().items():
             self.ctx.register_dialect(name, factory)
 
     def register_all_targets(self) -> None:

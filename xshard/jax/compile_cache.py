@@ -80,7 +80,11 @@ def cache_dir() -> Path | None:
     return _directory
 
 
-def key(text: str, options: dict[str, Any], mesh: Mesh) -> str:
+def key(text: str, options: dict[str, Any], mesh: Mesh) -> str | None:
+    """The entry's key; None while the cache is off (hashing xshard's source files on a
+    process's first compile is then time for nothing)."""
+    if _directory is None:
+        return None
     device = mesh.devices.flat[0]
     parts = {
         "format": FORMAT,
@@ -112,7 +116,7 @@ def _executable_key(entry: str, mesh: Mesh, compiler_options: dict[str, Any] | N
 
 
 def executable(
-    entry: str,
+    entry: str | None,
     mesh: Mesh,
     compiler_options: dict[str, Any] | None,
     compile: Callable[[], Any],
@@ -126,7 +130,7 @@ def executable(
     gave `compile()`: on CPU, both give executables that fail when run ("Function ...
     not found"), as XLA's code for them is already in the process.
     """
-    if _directory is None:
+    if _directory is None or entry is None:
         return compile()
     name = _executable_key(entry, mesh, compiler_options)
     if name in _held:
@@ -174,9 +178,9 @@ def _count_hit(event: str, **_: Any) -> None:
 jax.monitoring.register_event_listener(_count_hit)
 
 
-def load(name: str) -> Entry | None:
+def load(name: str | None) -> Entry | None:
     """The entry of key `name`, if the cache is on and holds one."""
-    if _directory is None:
+    if _directory is None or name is None:
         return None
     try:
         data = json.loads((_directory / "xshard" / f"{name}.json").read_text())
@@ -185,9 +189,10 @@ def load(name: str) -> Entry | None:
         return None
 
 
-def store(name: str, entry: Entry) -> None:
+def store(name: str | None, entry: Entry) -> None:
     """Write the entry of key `name` if the cache is on (atomically)."""
-    _write(f"{name}.json", json.dumps(asdict(entry)).encode())
+    if name is not None:
+        _write(f"{name}.json", json.dumps(asdict(entry)).encode())
 
 
 def _write(file: str, data: bytes) -> None:

@@ -211,8 +211,8 @@ class Lowered:
 
     entry: compile_cache.Entry = field(repr=False)
     """xshard's per-device program and its boundary (what the cache keeps)."""
-    key: str
-    """The entry's key in the persistent cache."""
+    key: str | None
+    """The entry's key in the persistent cache (None while it is off)."""
     mesh: Mesh
     in_tree: Any
     """The dynamic arguments' structure, `(positional, keyword)`."""
@@ -490,7 +490,7 @@ class Function:
 
     def _partition(
         self, text: str, mesh: Mesh, options: dict[str, Any]
-    ) -> tuple[str, compile_cache.Entry]:
+    ) -> tuple[str | None, compile_cache.Entry]:
         """xshard's per-device program of JAX's `text` under the pipeline's `options`,
         and its boundary layouts, from the persistent cache when it holds them, and their
         key there."""
