@@ -11,11 +11,11 @@ left partial costs its settling; and each op costs its compute, its iteration sp
 across, at `H100_COMPUTE`'s flop rate (beside `NVLINK` links), so that of two plans
 moving the same bytes the one that divides the work wins, as in Alpa. The program
 (`ilp.py`) minimizes the summed cost under `memory-limit`: per device, at every point
-of the program in its order, the arguments (held for the whole call, as XLA holds
-them) and the op results defined and still to be read there, and the copies reshards
-make, each in its chosen layout, from their reader to the value's next reader (where
-`shard-partition` may reuse them)
-(`memory_points`; a value XLA fuses into its one elementwise reader counts nothing).
+of the program in its order, the arguments and the returned values (held for the
+whole call, as XLA holds them), the op results defined and still to be read there,
+and the copies reshards make, each in its chosen layout, from their reader to the
+value's next reader (where `shard-partition` may reuse them) (`memory_points`; a value
+XLA fuses into its elementwise and reducing readers counts nothing).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
@@ -291,9 +291,14 @@ class _Planner:
         born: dict[int, list[SSAValue]] = {}
         ending: set[int] = {last}
         held = MemoryPoint()
+        for value in self._returned():  # XLA gives each result a buffer for the whole call
+            self._add(held, value, 1)
+        returned = set(self._returned())
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
+            elif value in returned:
+                continue
             elif self._fused(value):
                 continue
             else:
@@ -331,6 +336,17 @@ class _Planner:
                 self._add_copy(points[k], value, src, dst)
         return points
 
+    def _returned(self) -> list[SSAValue]:
+        """The values the function returns, each through the annotations it is read by."""
+        found = []
+        terminator = self.block.last_op
+        for value in terminator.operands if terminator is not None else ():
+            while value not in self.sizes and isinstance(value.owner, ShardOp):
+                value = value.owner.src
+            if value in self.sizes:
+                found.append(value)
+        return found
+
     def _add_copy(self, point: MemoryPoint, value: SSAValue, src: Source, dst: Source) -> None:
         """The copy of `value` a reshard from `src` to `dst` makes, where they differ."""
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
@@ -348,13 +364,18 @@ class _Planner:
 
     def _fused(self, value: SSAValue) -> bool:
         """Whether XLA keeps no buffer for `value`: made elementwise (or a constant) and
-        read once, by an elementwise op, which XLA fuses it into."""
-        uses = list(value.uses)
-        if len(uses) != 1:
-            return False
-        return all(
-            op in self.options and (not op.operands or is_elementwise(op, self.options[op][2]))
-            for op in (value.owner, uses[0].operation)
+        read only by elementwise ops and reductions, which XLA fuses it into (recomputing
+        it in each, as it does a cheap elementwise producer)."""
+        users = {use.operation for use in value.uses}
+        return (
+            bool(users)
+            and self._elementwise(value.owner)
+            and all(self._elementwise(op) or op.name == "stablehlo.reduce" for op in users)
+        )
+
+    def _elementwise(self, op: Operation | Block) -> bool:
+        return op in self.options and (
+            not op.operands or is_elementwise(op, self.options[op][2])  # type: ignore[union-attr]
         )
 
     def _add(self, point: MemoryPoint, value: SSAValue, sign: int) -> None:
