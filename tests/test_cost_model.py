@@ -108,3 +108,18 @@ def test_presets_rank_links_and_refuse_nonsense():
         LinkConfig(latency=-1.0, bandwidth=1.0)
     with pytest.raises(ValueError):
         LinkConfig(latency=0.0, bandwidth=0.0)
+
+
+@pytest.mark.parametrize("kind", ["all_reduce", "all_gather", "reduce_scatter", "all_to_all"])
+@pytest.mark.parametrize("axes", [(0,), (1,), (0, 1)])
+def test_a_collective_priced_by_group_size_costs_what_it_does_on_its_axes(kind, axes) -> None:
+    """`group_time` (a compiled program's collective: only its group size is known)
+    agrees with `collective_time` on the axes that make such a group, on one link."""
+    model = CostModel()
+    n = 1
+    for a in axes:
+        n *= GRID.shape[a]
+    assert model.group_time(kind, 4096, n) == pytest.approx(
+        model.collective_time(kind, 4096, axes, GRID)
+    )
+    assert model.group_time(kind, 4096, 1) == 0.0

@@ -16,7 +16,9 @@ needs (XLA's figure for `jax.jit` with every argument replicated), beside the
 hand-written plan (Megatron + data parallel) through `xshard.jit` and `jax.jit`. Per
 row: the limit the model was asked for where `xshard.jit` lowered it to hold XLA's
 buffers to the limit, the ILP's modeled seconds and predicted peak bytes for that ask
-(auto rows), the collectives
+(auto rows; for the hand rows, the model's price of the hand plan as propagated),
+the modeled seconds of the collectives XLA runs (`comm`, its optimized HLO priced by
+the same cost model: comparable across all rows), the collectives
 and bytes XLA runs (its optimized HLO), the ring-model bytes xshard's per-device
 program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -

@@ -21,9 +21,11 @@ import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
 from xshard.jax import BridgeError
+from xshard.jax.hlo_collectives import hlo_rows
 from xshard.jax.memory import Memory
+from xshard.sharding.cost_model import CostModel
 from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
-from xshard.testing.jit_comparison import collectives, max_error
+from xshard.testing.jit_comparison import DEVICES, collectives, max_error
 from xshard.transforms.analysis.comm_report import collective_rows
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass, entry_function, import_passes
@@ -93,10 +95,15 @@ def _measure(lowered: Any, seconds: float, program: JaxProgram, want: Any) -> di
     after the model's."""
     compiled = lowered.compile()
     found = collectives(compiled.as_text())  # as XLA runs them (after its combiners)
+    comm = sum(  # the same collectives, priced by auto-sharding's cost model
+        CostModel().group_time(r.kind, r.bytes, r.group_size)  # type: ignore[arg-type]
+        for r in hlo_rows(compiled.as_text(), DEVICES, executed=True)
+    )
     ring = "-"
     if hasattr(lowered, "module"):  # xshard.jit's: its per-device program's ring model
         ring = f"{sum(r.cost for r in collective_rows(entry_function(lowered.module))):.0f}"
     return {
+        "comm (s)": f"{comm:.3e}",
         "collectives": f"{sum(c for c, _ in found.values())}",
         "bytes": f"{sum(b for _, b in found.values())}",
         "ring bytes": ring,
@@ -109,8 +116,8 @@ def _measure(lowered: Any, seconds: float, program: JaxProgram, want: Any) -> di
 
 HEADER = (
     "program", "plan", "limit (B)", "asked (B)", "modeled (s)", "predicted (B)", "solve (s)",
-    "decisions", "collectives", "bytes", "ring bytes", "XLA memory (B)", "step (ms)", "max error",
-    "lower (s)",
+    "decisions", "comm (s)", "collectives", "bytes", "ring bytes", "XLA memory (B)",
+    "step (ms)", "max error", "lower (s)",
 )  # fmt: skip
 
 

@@ -100,6 +100,15 @@ def _slowest(links: Sequence[LinkConfig]) -> tuple[float, float]:
     return max(link.latency for link in links), min(link.bandwidth for link in links)
 
 
+def _time(kind: Kind, operand_bytes: float, n: int, links: Sequence[LinkConfig]) -> float:
+    """Steps times the slowest link's latency, plus the bytes each device sends over its
+    bandwidth."""
+    latency, bandwidth = _slowest(links)
+    algorithm = "tree" if all(link.algorithm == "tree" for link in links) else "ring"
+    steps = _steps(n, kind, algorithm)
+    return steps * latency + collective_bytes(kind, operand_bytes, n) / bandwidth
+
+
 def collective_bytes(kind: Kind, operand_bytes: float, n: int) -> float:
     """Bytes each device sends for a collective of `operand_bytes` over `n` devices."""
     if n <= 1:
@@ -142,11 +151,12 @@ class CostModel:
         n = nominal_group(tuple(axes), grid)
         if n <= 1:
             return 0.0
-        links = [self.link(a) for a in axes]
-        latency, bandwidth = _slowest(links)
-        algorithm = "tree" if all(link.algorithm == "tree" for link in links) else "ring"
-        steps = _steps(n, kind, algorithm)
-        return steps * latency + collective_bytes(kind, operand_bytes, n) / bandwidth
+        return _time(kind, operand_bytes, n, [self.link(a) for a in axes])
+
+    def group_time(self, kind: Kind, operand_bytes: float, n: int) -> float:
+        """Seconds for a collective over a group of `n` devices on the default link: the
+        price of a collective read from a compiled program, whose grid axes are gone."""
+        return _time(kind, operand_bytes, n, [self.default]) if n > 1 else 0.0
 
     def step_time(
         self, step: Step, local_shape: Sequence[int | None], elem_bytes: int, grid: Grid
