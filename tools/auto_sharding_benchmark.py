@@ -114,7 +114,7 @@ def main() -> None:
     parser.add_argument(
         "--time-limit",
         type=float,
-        help="with --real: seconds each solve may take (auto-sharding{time-limit=...})",
+        help="with --real or --plan: seconds each solve may take (auto-sharding{time-limit=})",
     )
     args = parser.parse_args()
     if args.plan:
@@ -130,7 +130,7 @@ def main() -> None:
 
             fractions = [None if f == 1 else f for f in map(int, args.fractions.split(","))]
             if args.plan:
-                plan_table(args.plan, fractions[0])
+                plan_table(args.plan, fractions[0], args.time_limit)
                 return
             real_rows(args.real or sorted(PROGRAMS), fractions, args.time_limit)
             return

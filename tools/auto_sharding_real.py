@@ -186,7 +186,7 @@ def real_rows(
             _print(row)
 
 
-def plan_table(name: str, fraction: int | None) -> None:
+def plan_table(name: str, fraction: int | None, time_limit: float | None = None) -> None:
     """The layouts auto-sharding chooses for `name`'s arguments given only the batch,
     under 1/`fraction` of what replication needs: a markdown table of each argument's
     path, chosen `PartitionSpec` and bytes per device."""
@@ -195,10 +195,19 @@ def plan_table(name: str, fraction: int | None) -> None:
     replicated = _replicated_memory(program, mesh)
     limit = None if fraction is None else replicated // fraction
     auto = xshard.jit(
-        program.fn, in_shardings=program.batch_only(), auto_sharding=True, memory_limit=limit
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        time_limit=time_limit,
     )
     lowered = auto.lower(*program.args)
-    print(f"{name}, given only the batch, memory-limit={limit} (1/{fraction or 1} of {replicated})")
+    asked = lowered.options.get("memory_limit")
+    print(
+        f"{name}, given only the batch, memory-limit={limit} (1/{fraction or 1} of "
+        f"{replicated}); the plan auto-sharding made when asked for {asked}, XLA's memory "
+        f"{_memory(lowered.compile())}"
+    )
     print()
     print("| argument | shape | chosen PartitionSpec | bytes per device |")
     print("|---|---|---|---|")
