@@ -332,8 +332,8 @@ class _Planner:
             i = index[reader]
             nxt = later[bisect_right(later, i)] if later[-1] > i else i
             first = bisect_left(at, i)
-            for k in range(first, max(first + 1, bisect_left(at, nxt))):
-                self._add_copy(points[k], value, src, dst)
+            live = points[first : max(first + 1, bisect_left(at, nxt))]
+            self._add_copy(live, value, src, dst)
         return points
 
     def _returned(self) -> list[SSAValue]:
@@ -347,20 +347,24 @@ class _Planner:
                 found.append(value)
         return found
 
-    def _add_copy(self, point: MemoryPoint, value: SSAValue, src: Source, dst: Source) -> None:
-        """The copy of `value` a reshard from `src` to `dst` makes, where they differ."""
+    def _add_copy(
+        self, points: list[MemoryPoint], value: SSAValue, src: Source, dst: Source
+    ) -> None:
+        """The copy of `value` a reshard from `src` to `dst` makes, where they differ, at
+        each of `points`."""
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
         spread = _spread(
             src, dst, lambda s, d: 0 if s == d else shard_bytes(shape, elem, d, self.grid)
         )
-        if isinstance(spread, Pair):
-            if spread.matrix.any():
-                point.add_pair(*spread)
-        elif isinstance(spread, tuple):
-            group, per = spread
-            point.add_terms(group, [int(m) for m in per])
-        else:
-            point.base += int(spread)
+        for point in points:
+            if isinstance(spread, Pair):
+                if spread.matrix.any():
+                    point.add_pair(*spread)
+            elif isinstance(spread, tuple):
+                group, per = spread
+                point.add_terms(group, [int(m) for m in per])
+            else:
+                point.base += int(spread)
 
     def _fused(self, value: SSAValue) -> bool:
         """Whether XLA keeps no buffer for `value`: made elementwise (or a constant) and
