@@ -139,7 +139,10 @@ def test_xshard_run_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     program.write_text(mlp("[[]]", "[[]]"))
     limit = str(WEIGHT_BYTES - 1)
     with pytest.raises(SystemExit) as done:
-        main([str(program), "--devices", "8", "--auto-sharding", "--memory-limit", limit, "--json"])
+        main(
+            [str(program), "--devices", "8", "--auto-sharding", "--memory-limit", limit]
+            + ["--time-limit", "30", "--json"]
+        )
     assert done.value.code == 0
     report = json.loads(capsys.readouterr().out)
     assert report["match"] is True

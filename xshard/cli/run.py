@@ -107,6 +107,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BYTES",
         help="auto-sharding's memory limit per device (default: none)",
     )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="seconds each auto-sharding solve may take (default: none, solved exactly)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--emit-stablehlo",
@@ -198,6 +204,7 @@ def _execute(args: argparse.Namespace, ctx: Context, module: ModuleOp, devices: 
             overlap=args.overlap,
             auto_sharding=args.auto_sharding,
             memory_limit=args.memory_limit,
+            time_limit=args.time_limit,
             ctx=ctx,
         )
     except (ParseError, DiagnosticError) as err:

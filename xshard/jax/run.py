@@ -170,13 +170,14 @@ def run_module(
     overlap: Overlap = "none",
     auto_sharding: bool = False,
     memory_limit: int | None = None,
+    time_limit: float | None = None,
     inputs: Sequence[np.ndarray] | None = None,
     ctx: Context | None = None,
 ) -> RunReport:
     """Run `module` (global, annotated; changed in place into the per-device program)
     on `devices` devices and on one, and compare. `inputs` are the global arguments
-    (default: seeded random ones, `random_inputs`); `auto_sharding` and `memory_limit`
-    as `xshard-spmd`'s.
+    (default: seeded random ones, `random_inputs`); `auto_sharding`, `memory_limit` and
+    `time_limit` as `xshard-spmd`'s.
 
     Bad input raises `DiagnosticError` (located) and XLA failures `BridgeError`.
     """
@@ -192,6 +193,7 @@ def run_module(
         overlap=overlap,
         auto_sharding=auto_sharding,
         memory_limit=memory_limit,
+        time_limit=time_limit,
     )
     phases = pipeline.passes()
     first = len(import_passes())
