@@ -291,13 +291,14 @@ class _Planner:
         born: dict[int, list[SSAValue]] = {}
         ending: set[int] = {last}
         held = MemoryPoint()
-        for value in self._returned():  # XLA gives each result a buffer for the whole call
+        returned = self._returned()
+        for value in returned:  # XLA gives each result a buffer for the whole call
             self._add(held, value, 1)
-        returned = set(self._returned())
+        outputs = set(returned)
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
-            elif value in returned:
+            elif value in outputs:
                 continue
             elif self._fused(value):
                 continue
@@ -356,14 +357,16 @@ class _Planner:
         spread = _spread(
             src, dst, lambda s, d: 0 if s == d else shard_bytes(shape, elem, d, self.grid)
         )
-        for point in points:
-            if isinstance(spread, Pair):
-                if spread.matrix.any():
+        if isinstance(spread, Pair):
+            if spread.matrix.any():
+                for point in points:
                     point.add_pair(*spread)
-            elif isinstance(spread, tuple):
-                group, per = spread
+        elif isinstance(spread, tuple):
+            group, per = spread
+            for point in points:
                 point.add_terms(group, [int(m) for m in per])
-            else:
+        else:
+            for point in points:
                 point.base += int(spread)
 
     def _fused(self, value: SSAValue) -> bool:
