@@ -128,16 +128,16 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     program with fewer constraints.
 
     With `time_limit` (seconds per round), a round that runs out gives the best plan
-    its solver found, and the solution the largest such round's gap: the plan still
-    holds every memory point, but may cost more than the optimum."""
+    its solver found. The plan still holds every memory point, and the last round's
+    gap bounds how far it may cost above the optimum: that round's dual bound is one of
+    a program with fewer constraints, so no higher than the full program's optimum."""
     if not p.linear:
         return Solution([], 0.0, p.peak([]), 0.0)
     active: list[MemoryPoint] = []
-    seconds = gap = 0.0
+    seconds = 0.0
     while True:
-        choice, took, round_gap = _solve(p, active, time_limit)
+        choice, took, gap = _solve(p, active, time_limit)
         seconds += took
-        gap = max(gap, round_gap)
         if p.limit is None:
             break
         over = [point for point in p.points if point.bytes(choice) > p.limit]
