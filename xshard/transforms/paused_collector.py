@@ -2,8 +2,9 @@
 
 A full collection walks every live object, and an xDSL module is many small linked
 objects: collections landing inside a pass cost time that grows with the module, while
-the passes leave little cyclic garbage behind. Measured on JAX programs of 1k-5k ops
-(`xshard.jit`'s pipeline, parse to print), pausing it saves 10-15%.
+the passes leave little cyclic garbage behind. `sharding-propagation` alone runs ~40%
+faster on 10k ops; `xshard.jit`'s whole cold compile of `diffrax_ode_solve` (about
+5000 ops) 4% faster, and the smaller real programs' not measurably.
 """
 
 from __future__ import annotations
