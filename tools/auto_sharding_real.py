@@ -25,7 +25,7 @@ from xshard.jax.hlo_collectives import hlo_rows
 from xshard.jax.memory import Memory
 from xshard.sharding.cost_model import CostModel
 from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
-from xshard.testing.jit_comparison import DEVICES, collectives, max_error
+from xshard.testing.jit_comparison import DEVICES, max_error
 from xshard.transforms.analysis.comm_report import collective_rows
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass, entry_function, import_passes
@@ -94,18 +94,19 @@ def _measure(lowered: Any, seconds: float, program: JaxProgram, want: Any) -> di
     """Compile `lowered` (`jax.jit`'s or `xshard.jit`'s), run, and measure: the columns
     after the model's."""
     compiled = lowered.compile()
-    found = collectives(compiled.as_text())  # as XLA runs them (after its combiners)
-    comm = sum(  # the same collectives, priced by auto-sharding's cost model
+    # the collectives as XLA runs them (after its combiners), each time it runs one
+    rows = hlo_rows(compiled.as_text(), DEVICES, executed=True)
+    comm = sum(  # priced by auto-sharding's cost model
         CostModel().group_time(r.kind, r.bytes, r.group_size)  # type: ignore[arg-type]
-        for r in hlo_rows(compiled.as_text(), DEVICES, executed=True)
+        for r in rows
     )
     ring = "-"
     if hasattr(lowered, "module"):  # xshard.jit's: its per-device program's ring model
         ring = f"{sum(r.cost for r in collective_rows(entry_function(lowered.module))):.0f}"
     return {
         "comm (s)": f"{comm:.3e}",
-        "collectives": f"{sum(c for c, _ in found.values())}",
-        "bytes": f"{sum(b for _, b in found.values())}",
+        "collectives": f"{len(rows)}",
+        "bytes": f"{sum(r.bytes for r in rows)}",
         "ring bytes": ring,
         "XLA memory (B)": f"{_memory(compiled)}",
         "step (ms)": f"{_step_ms(compiled, program.args):.2f}",
