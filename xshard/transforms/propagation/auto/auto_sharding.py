@@ -38,8 +38,8 @@ Options: `memory-limit` (bytes per device; default: none), `report` (default fal
 print each function's modeled cost, memory, decision count and solver time to stderr;
 `tie-repeats` (default true): tie the decisions of repeats (false: one per op, which
 may find a cheaper plan that lays out alike layers apart, at a longer solve);
-`time-limit` (seconds; default none): each solve gives the best plan it has found by
-then, within the memory limit, and the report says how far from optimal it may be.
+`time-limit` (seconds; default none): the solve gives the best plan it has found by
+then that holds the memory limit, and the report says how far from optimal it may be.
 """
 
 from __future__ import annotations
@@ -692,7 +692,7 @@ class AutoShardingPass(ModulePass):
     """Choose shardings by integer programming.
 
     Options: `memory-limit` (bytes per device, default none), `report` (default false),
-    `tie-repeats` (default true), `time-limit` (seconds each solve may take, default
+    `tie-repeats` (default true), `time-limit` (seconds the solve may take, default
     none: solved to optimality)."""
 
     name = "auto-sharding"

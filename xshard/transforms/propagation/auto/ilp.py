@@ -121,150 +121,269 @@ class Infeasible(Exception):
 
 
 def solve(p: Problem, time_limit: float | None = None) -> Solution:
-    """The cheapest plan within the limit. The memory points are constraints added as
-    plans break them (`LAZY_POINTS` at a time, the most exceeded first), each round
-    solving again: most points never bind, and each one left out makes the program
-    smaller. A plan that breaks none is optimal for the whole program, as it is for a
-    program with fewer constraints.
+    """The cheapest plan within the limit.
 
-    With `time_limit` (seconds per round), a round that runs out gives the best plan
-    its solver found. The plan still holds every memory point, and the last round's
-    gap bounds how far it may cost above the optimum: that round's dual bound is one of
-    a program with fewer constraints, so no higher than the full program's optimum."""
+    First the plan without the memory rows: most programs' pair program is near
+    integral, so this solve is mostly its LP. A plan over the limit then gets a
+    start: the Lagrangian plan (`_Model.lagrangian`), which prices the bytes of the
+    point it breaks most, as cheaply as a price makes it fit. The memory points are
+    constraints added as plans break them (`LAZY_POINTS` at a time, the most exceeded
+    first), each round solving again from that start: most points never bind, and
+    each one left out makes the program smaller. A plan that breaks none is optimal
+    for the whole program, as it is for a program with fewer constraints.
+
+    With `time_limit` (seconds, for the whole solve), the best plan that holds every
+    memory point when time runs out: the last round's, or else the start. The gap
+    bounds how far it may cost above the optimum, against the last round's dual bound:
+    a bound of a program with fewer constraints, so no higher than the full optimum."""
     if not p.linear:
         return Solution([], 0.0, p.peak([]), 0.0)
-    active: list[MemoryPoint] = []
-    seconds = 0.0
-    while True:
-        choice, took, gap = _solve(p, active, time_limit)
-        seconds += took
-        if p.limit is None:
-            break
-        over = [point for point in p.points if point.bytes(choice) > p.limit]
-        if not over:
-            break
-        over.sort(key=lambda point: -point.bytes(choice))
-        active += over[:LAZY_POINTS]
-    return Solution(choice, plan_cost(p, choice), p.peak(choice), seconds, gap)
+    begin = time.perf_counter()
+    deadline = None if time_limit is None else begin + time_limit
+    model = _Model(p)
+    choice, bound = model.mip(deadline)
+    start = None
+    if p.limit is not None and choice is not None and (over := _broken(p, choice)):
+        start = model.lagrangian(over[0], deadline)
+        while choice is not None and over:
+            model.add_points(over[:LAZY_POINTS])
+            choice, bound = model.mip(deadline, start)
+            over = _broken(p, choice) if choice is not None else over
+        if over or choice is None:  # out of time
+            choice = start
+    if choice is None:
+        raise Infeasible(f"no plan found in time-limit={time_limit} s")
+    cost = plan_cost(p, choice)
+    gap = max(0.0, 1 - bound / (cost * SCALE)) if cost > 0 and bound is not None else 0.0
+    return Solution(choice, cost, p.peak(choice), time.perf_counter() - begin, gap)
 
 
 LAZY_POINTS = 8
 """The memory points `solve` adds in a round."""
 
 
-def _solve(
-    p: Problem, points: list[MemoryPoint], time_limit: float | None
-) -> tuple[list[int], float, float]:
-    """The cheapest plan that holds at most `p.limit` at each of `points` (the best
-    found within `time_limit`), the solver's seconds, and its relative gap."""
-    # Importing scipy takes ~0.5 s and ~50 MiB, numpy ~0.1 s and ~11 MiB: only a solve
-    # pays for them (`xshard-spmd` imports this module, and seldom solves).
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import coo_array
+def _broken(p: Problem, choice: list[int]) -> list[MemoryPoint]:
+    """The memory points `choice` holds more than the limit at, the most first."""
+    assert p.limit is not None
+    held = [(point.bytes(choice), i) for i, point in enumerate(p.points)]
+    return [p.points[i] for m, i in sorted(held, key=lambda x: -x[0]) if m > p.limit]
 
-    offsets = np.cumsum([0] + [len(c) for c in p.linear])
-    n_s = int(offsets[-1])
-    cost = [c * SCALE if isfinite(c) else 0.0 for row in p.linear for c in row]
-    upper = [1.0 if isfinite(c) else 0.0 for row in p.linear for c in row]
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    lower_b: list[float] = []
-    upper_b: list[float] = []
 
-    def row(entries: list[tuple[int, float]], lo: float, hi: float) -> None:
-        r = len(lower_b)
-        for col, val in entries:
-            rows.append(r)
-            cols.append(col)
-            vals.append(val)
-        lower_b.append(lo)
-        upper_b.append(hi)
+class _Model:
+    """`p` as a HiGHS program: the one-hot rows and the pair marginals, its memory rows
+    added as `solve` needs them. One model for every round, so that its LP's basis
+    carries from solve to solve."""
 
-    for g, c in enumerate(p.linear):
-        row([(int(offsets[g]) + a, 1.0) for a in range(len(c))], 1.0, 1.0)
-    memory: dict[tuple[int, int], list[np.ndarray]] = {}
-    """Each pair's copy sizes at the memory points that hold one."""
-    for point in points:
-        for pair, sizes in point.pairs.items():
-            memory.setdefault(pair, []).append(sizes)
-    pair_vars: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
-    """The variable `e_uw` of each pair of groups and classes of strategies."""
-    firsts: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]]] = {}
-    """Per pair, the first strategy of `g` in each class, and of `h`."""
-    for g, h in p.pairs.keys() | memory.keys():
-        m = p.pairs.get((g, h))
-        if m is None:
-            m = np.zeros_like(memory[(g, h)][0], dtype=float)
-        held = memory.get((g, h), [])
-        if not held and np.isfinite(m).all() and not m.any():
-            continue  # costs nothing, holds nothing: no variable
-        # Strategies of `g` whose rows are equal in the costs and every copy size are
-        # one class (they lay the value out alike), and so for `h`'s columns: `e`
-        # joins classes, s_g's summed over a class standing for s_ga.
-        stacked = np.concatenate([m, *held], axis=1), np.concatenate([m, *held], axis=0).T
-        row_class, col_class = (
-            np.unique(x, axis=0, return_inverse=True)[1].reshape(-1) for x in stacked
-        )
-        first_row, first_col = _firsts(row_class), _firsts(col_class)
-        firsts[(g, h)] = (first_row, first_col)
-        # e[u, :] sums to the s_ga of class u, e[:, w] to the s_hb of class w
-        by_row = {
-            u: [(int(offsets[g]) + a, -1.0) for a in np.flatnonzero(row_class == u)]
-            for u in first_row
-        }
-        by_col = {
-            w: [(int(offsets[h]) + b, -1.0) for b in np.flatnonzero(col_class == w)]
-            for w in first_col
-        }
-        for u, a in first_row.items():
-            for w, b in first_col.items():
-                if not isfinite(m[a, b]):
-                    continue
-                var = len(cost)
-                pair_vars.setdefault((g, h), {})[(u, w)] = var
-                cost.append(float(m[a, b]) * SCALE)
-                upper.append(1.0)
-                by_row[u].append((var, 1.0))
-                by_col[w].append((var, 1.0))
-        for entries in (*by_row.values(), *by_col.values()):
-            row(entries, 0.0, 0.0)
-    if p.limit is not None:
-        for point in points:
-            terms = [
-                (int(offsets[g]) + a, m / p.limit)
-                for g, per in point.terms.items()
-                for a, m in enumerate(per)
-                if m
-            ]
+    def __init__(self, p: Problem):
+        # Importing highspy and numpy takes ~0.2 s: only a solve pays for them
+        # (`xshard-spmd` imports this module, and seldom solves).
+        import highspy
+        import numpy as np
+
+        self.p = p
+        self.offsets = np.cumsum([0] + [len(c) for c in p.linear])
+        n_s = int(self.offsets[-1])
+        cost = [c * SCALE if isfinite(c) else 0.0 for row in p.linear for c in row]
+        upper = [1.0 if isfinite(c) else 0.0 for row in p.linear for c in row]
+        rows: list[list[tuple[int, float]]] = [
+            [(int(self.offsets[g]) + a, 1.0) for a in range(len(c))] for g, c in enumerate(p.linear)
+        ]
+        sums = [1.0] * len(rows)
+        self.pair_vars: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+        """The variable `e_uw` of each pair of groups and classes of strategies."""
+        self.classes: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        """Per pair, the class of each strategy of `g`, and of `h`."""
+        held: dict[tuple[int, int], dict[bytes, np.ndarray]] = {}
+        """Each pair's distinct copy sizes at the memory points."""
+        for point in p.points:
             for pair, sizes in point.pairs.items():
-                # (a forbidden pair of classes has no `e`, and is never chosen)
-                first_row, first_col = firsts[pair]
-                for (u, w), var in pair_vars.get(pair, {}).items():
-                    if size := sizes[first_row[u], first_col[w]]:
-                        terms.append((var, float(size) / p.limit))
-            row(terms, -inf, 1.0 - point.base / p.limit)
-    n = len(cost)
-    matrix = coo_array((vals, (rows, cols)), shape=(len(lower_b), n)).tocsr()
-    integrality = np.zeros(n)
-    integrality[:n_s] = 1
-    start = time.perf_counter()
-    result = milp(
-        np.array(cost),
-        integrality=integrality,
-        bounds=Bounds(np.zeros(n), np.array(upper)),
-        constraints=LinearConstraint(matrix, lower_b, upper_b),
-        options={} if time_limit is None else {"time_limit": time_limit},
-    )
-    seconds = time.perf_counter() - start
-    if result.x is None:
-        raise Infeasible(
-            f"no plan found in time-limit={time_limit} s" if result.status == 1 else result.message
+                held.setdefault(pair, {})[sizes.tobytes()] = sizes
+        for g, h in p.pairs.keys() | held.keys():
+            sizes = list(held.get((g, h), {}).values())
+            m = p.pairs.get((g, h))
+            if m is None:
+                m = np.zeros_like(sizes[0], dtype=float)
+            if not sizes and np.isfinite(m).all() and not m.any():
+                continue  # costs nothing, holds nothing: no variable
+            # Strategies of `g` whose rows are equal in the costs and every copy size are
+            # one class (they lay the value out alike), and so for `h`'s columns: `e`
+            # joins classes, s_g's summed over a class standing for s_ga.
+            stacked = np.concatenate([m, *sizes], axis=1), np.concatenate([m, *sizes]).T
+            row_class, col_class = (
+                np.unique(x, axis=0, return_inverse=True)[1].reshape(-1) for x in stacked
+            )
+            self.classes[(g, h)] = (row_class, col_class)
+            first_row, first_col = _firsts(row_class), _firsts(col_class)
+            # e[u, :] sums to the s_ga of class u, e[:, w] to the s_hb of class w
+            by_row = {
+                u: [(int(self.offsets[g]) + a, -1.0) for a in np.flatnonzero(row_class == u)]
+                for u in first_row
+            }
+            by_col = {
+                w: [(int(self.offsets[h]) + b, -1.0) for b in np.flatnonzero(col_class == w)]
+                for w in first_col
+            }
+            for u, a in first_row.items():
+                for w, b in first_col.items():
+                    if not isfinite(m[a, b]):
+                        continue
+                    var = len(cost)
+                    self.pair_vars.setdefault((g, h), {})[(u, w)] = var
+                    cost.append(float(m[a, b]) * SCALE)
+                    upper.append(1.0)
+                    by_row[u].append((var, 1.0))
+                    by_col[w].append((var, 1.0))
+            rows += [*by_row.values(), *by_col.values()]
+            sums += [0.0] * (len(by_row) + len(by_col))
+        self.cost = np.array(cost)
+        self.highs = highspy._Highs()  # (`Highs` prints a banner on stdout: xshard-opt's output)
+        self.highs.setOptionValue("output_flag", False)
+        self.highs.addVars(len(cost), np.zeros(len(cost)), np.array(upper))
+        self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), self.cost)
+        self._add_rows(rows, sums, sums)
+        self.integral = np.arange(n_s, dtype=np.int32)
+        self.highs.changeColsIntegrality(
+            n_s, self.integral, np.full(n_s, highspy.HighsVarType.kInteger)
         )
-    x = result.x[:n_s]
-    choice = [int(np.argmax(x[offsets[g] : offsets[g + 1]])) for g in range(len(p.linear))]
-    return choice, seconds, float(result.mip_gap or 0.0) if result.status == 1 else 0.0
+        self.kinds = highspy.HighsVarType, highspy.HighsModelStatus
+
+    def _add_rows(
+        self, rows: list[list[tuple[int, float]]], lower: list[float], upper: list[float]
+    ) -> None:
+        import numpy as np
+
+        starts = np.cumsum([0] + [len(r) for r in rows[:-1]], dtype=np.int32)
+        index = np.array([c for r in rows for c, _ in r], dtype=np.int32)
+        value = np.array([v for r in rows for _, v in r])
+        self.highs.addRows(
+            len(rows), np.array(lower), np.array(upper), len(index), starts, index, value
+        )
+
+    def memory_row(self, point: MemoryPoint) -> list[tuple[int, float]]:
+        """The row of `point`'s bytes, in units of the limit (its bound is 1 less its
+        base): each group's strategies, and each pair's classes that make a copy."""
+        assert self.p.limit is not None
+        terms = [
+            (int(self.offsets[g]) + a, m / self.p.limit)
+            for g, per in point.terms.items()
+            for a, m in enumerate(per)
+            if m
+        ]
+        for pair, sizes in point.pairs.items():
+            # (a forbidden pair of classes has no `e`, and is never chosen)
+            row_class, col_class = self.classes[pair]
+            first_row, first_col = _firsts(row_class), _firsts(col_class)
+            for (u, w), var in self.pair_vars.get(pair, {}).items():
+                if size := sizes[first_row[u], first_col[w]]:
+                    terms.append((var, float(size) / self.p.limit))
+        return terms
+
+    def add_points(self, points: list[MemoryPoint]) -> None:
+        assert self.p.limit is not None
+        self._add_rows(
+            [self.memory_row(point) for point in points],
+            [-inf] * len(points),
+            [1.0 - point.base / self.p.limit for point in points],
+        )
+
+    def _run(self, deadline: float | None) -> bool:
+        """Solve as the model stands; false when the deadline has passed already."""
+        left = inf if deadline is None else deadline - time.perf_counter()
+        if left <= 0:
+            return False
+        self.highs.setOptionValue("time_limit", left)
+        self.highs.run()
+        return True
+
+    def _choice(self) -> list[int]:
+        import numpy as np
+
+        x = np.asarray(self.highs.getSolution().col_value)
+        return [
+            int(np.argmax(x[self.offsets[g] : self.offsets[g + 1]]))
+            for g in range(len(self.p.linear))
+        ]
+
+    def mip(
+        self, deadline: float | None, start: list[int] | None = None
+    ) -> tuple[list[int] | None, float | None]:
+        """The best plan found by the deadline (None: none), from `start` if given, and
+        the dual bound (None: the deadline had passed). Raises `Infeasible` when no plan
+        meets the rows."""
+        if start is not None:
+            self._start(start)
+        if not self._run(deadline):
+            return None, None
+        status = self.highs.getModelStatus()
+        if status == self.kinds[1].kInfeasible:
+            raise Infeasible("no plan meets the memory limit with feasible reshards")
+        info = self.highs.getInfo()
+        if info.primal_solution_status == 0:  # no incumbent in time
+            return None, info.mip_dual_bound
+        return self._choice(), info.mip_dual_bound
+
+    def _start(self, choice: list[int]) -> None:
+        """Give HiGHS `choice` as its first incumbent: the s of each group, and the `e`
+        of each pair of the classes `choice` takes."""
+        import highspy
+        import numpy as np
+
+        x = np.zeros(len(self.cost))
+        for g, a in enumerate(choice):
+            x[int(self.offsets[g]) + a] = 1.0
+        for (g, h), by_class in self.pair_vars.items():
+            row_class, col_class = self.classes[(g, h)]
+            var = by_class.get((int(row_class[choice[g]]), int(col_class[choice[h]])))
+            if var is not None:
+                x[var] = 1.0
+        solution = highspy.HighsSolution()
+        solution.col_value = x
+        solution.value_valid = True
+        self.highs.setSolution(solution)
+
+    def lagrangian(self, point: MemoryPoint, deadline: float | None) -> list[int] | None:
+        """A plan that holds every memory point, found without the memory rows: the
+        plan of least `cost + price * bytes at point`, the LP of the pair program (near
+        integral), for the least price it finds that makes the plan fit.
+        None when no price found one by the deadline."""
+        import numpy as np
+
+        n = len(self.cost)
+        weights = np.zeros(n)
+        for col, value in self.memory_row(point):
+            weights[col] += value
+        kind = self.kinds[0]
+        self.highs.changeColsIntegrality(
+            len(self.integral), self.integral, np.full(len(self.integral), kind.kContinuous)
+        )
+        every = np.arange(n, dtype=np.int32)
+        best: tuple[float, list[int]] | None = None
+        low, high = 0.0, None
+        price = 4 * max(1.0, float(self.highs.getInfo().objective_function_value))
+        for _ in range(LAGRANGIAN_STEPS):
+            self.highs.changeColsCost(n, every, self.cost + price * weights)
+            if not self._run(deadline):
+                break
+            choice = self._choice()
+            if self.p.peak(choice) <= self.p.limit:
+                high = price
+                cost = plan_cost(self.p, choice)
+                if best is None or cost < best[0]:
+                    best = cost, choice
+            else:
+                low = price
+            price = 2 * price if high is None else (low * high) ** 0.5 if low else high / 2
+        self.highs.changeColsCost(n, every, self.cost)
+        self.highs.changeColsIntegrality(
+            len(self.integral), self.integral, np.full(len(self.integral), kind.kInteger)
+        )
+        return None if best is None else best[1]
+
+
+LAGRANGIAN_STEPS = 8
+"""The most prices `_Model.lagrangian` tries: from 4 times the plan's cost without
+the memory rows, twice the last until one fits, then the geometric middle of the
+highest that did not and the lowest that did."""
 
 
 def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
