@@ -193,6 +193,8 @@ class _Model:
         """The variable `e_uw` of each pair of groups and classes of strategies."""
         self.classes: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         """Per pair, the class of each strategy of `g`, and of `h`."""
+        self.firsts: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]]] = {}
+        """Per pair, the first strategy of `g` in each class, and of `h`."""
         held: dict[tuple[int, int], dict[bytes, np.ndarray]] = {}
         """Each pair's distinct copy sizes at the memory points."""
         for point in p.points:
@@ -213,7 +215,7 @@ class _Model:
                 np.unique(x, axis=0, return_inverse=True)[1].reshape(-1) for x in stacked
             )
             self.classes[(g, h)] = (row_class, col_class)
-            first_row, first_col = _firsts(row_class), _firsts(col_class)
+            first_row, first_col = self.firsts[(g, h)] = _firsts(row_class), _firsts(col_class)
             # e[u, :] sums to the s_ga of class u, e[:, w] to the s_hb of class w
             by_row = {
                 u: [(int(self.offsets[g]) + a, -1.0) for a in np.flatnonzero(row_class == u)]
@@ -242,10 +244,14 @@ class _Model:
         self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), self.cost)
         self._add_rows(rows, sums, sums)
         self.integral = np.arange(n_s, dtype=np.int32)
-        self.highs.changeColsIntegrality(
-            n_s, self.integral, np.full(n_s, highspy.HighsVarType.kInteger)
-        )
-        self.kinds = highspy.HighsVarType, highspy.HighsModelStatus
+        self._integrality(highspy.HighsVarType.kInteger)
+
+    def _integrality(self, kind: object) -> None:
+        """Make every `s` of kind `kind`: integral for the MIP, continuous for its LP."""
+        import numpy as np
+
+        n = len(self.integral)
+        self.highs.changeColsIntegrality(n, self.integral, np.full(n, kind))
 
     def _add_rows(
         self, rows: list[list[tuple[int, float]]], lower: list[float], upper: list[float]
@@ -271,8 +277,7 @@ class _Model:
         ]
         for pair, sizes in point.pairs.items():
             # (a forbidden pair of classes has no `e`, and is never chosen)
-            row_class, col_class = self.classes[pair]
-            first_row, first_col = _firsts(row_class), _firsts(col_class)
+            first_row, first_col = self.firsts[pair]
             for (u, w), var in self.pair_vars.get(pair, {}).items():
                 if size := sizes[first_row[u], first_col[w]]:
                     terms.append((var, float(size) / self.p.limit))
@@ -310,12 +315,13 @@ class _Model:
         """The best plan found by the deadline (None: none), from `start` if given, and
         the dual bound (None: the deadline had passed). Raises `Infeasible` when no plan
         meets the rows."""
+        import highspy
+
         if start is not None:
             self._start(start)
         if not self._run(deadline):
             return None, None
-        status = self.highs.getModelStatus()
-        if status == self.kinds[1].kInfeasible:
+        if self.highs.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
             raise Infeasible("no plan meets the memory limit with feasible reshards")
         info = self.highs.getInfo()
         if info.primal_solution_status == 0:  # no incumbent in time
@@ -346,16 +352,14 @@ class _Model:
         plan of least `cost + price * bytes at point`, the LP of the pair program (near
         integral), for the least price it finds that makes the plan fit.
         None when no price found one by the deadline."""
+        import highspy
         import numpy as np
 
         n = len(self.cost)
         weights = np.zeros(n)
         for col, value in self.memory_row(point):
             weights[col] += value
-        kind = self.kinds[0]
-        self.highs.changeColsIntegrality(
-            len(self.integral), self.integral, np.full(len(self.integral), kind.kContinuous)
-        )
+        self._integrality(highspy.HighsVarType.kContinuous)
         every = np.arange(n, dtype=np.int32)
         best: tuple[float, list[int]] | None = None
         low, high = 0.0, None
@@ -374,9 +378,7 @@ class _Model:
                 low = price
             price = 2 * price if high is None else (low * high) ** 0.5 if low else high / 2
         self.highs.changeColsCost(n, every, self.cost)
-        self.highs.changeColsIntegrality(
-            len(self.integral), self.integral, np.full(len(self.integral), kind.kInteger)
-        )
+        self._integrality(highspy.HighsVarType.kInteger)
         return None if best is None else best[1]
 
 
