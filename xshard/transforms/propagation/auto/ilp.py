@@ -134,8 +134,9 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
 
     With `time_limit` (seconds, for the whole solve), the best plan that holds every
     memory point when time runs out: the last round's, or else the start. The gap
-    bounds how far it may cost above the optimum, against the last round's dual bound:
-    a bound of a program with fewer constraints, so no higher than the full optimum."""
+    bounds how far it may cost above the optimum, against the highest dual bound of
+    the rounds: each is a bound of a program with fewer constraints, so no higher than
+    the full optimum."""
     if not p.linear:
         return Solution([], 0.0, p.peak([]), 0.0)
     begin = time.perf_counter()
@@ -147,7 +148,8 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         start = model.lagrangian(over[0], deadline)
         while choice is not None and over:
             model.add_points(over[:LAZY_POINTS])
-            choice, bound = model.mip(deadline, start)
+            choice, found = model.mip(deadline, start)
+            bound = max((b for b in (bound, found) if b is not None), default=None)
             over = _broken(p, choice) if choice is not None else over
         if over or choice is None:  # out of time
             choice = start
@@ -291,12 +293,15 @@ class _Model:
             [1.0 - point.base / self.p.limit for point in points],
         )
 
-    def _run(self, deadline: float | None) -> bool:
-        """Solve as the model stands; false when the deadline has passed already."""
+    def _run(self, deadline: float | None, relaxed: bool = False) -> bool:
+        """Solve as the model stands (`relaxed`: its LP); false when the deadline has
+        passed already."""
         left = inf if deadline is None else deadline - time.perf_counter()
         if left <= 0:
             return False
-        self.highs.setOptionValue("time_limit", left)
+        # HiGHS reads an LP's time limit on its clock summed over every run, a MIP's
+        # from the run's start
+        self.highs.setOptionValue("time_limit", left + relaxed * self.highs.getRunTime())
         self.highs.run()
         return True
 
@@ -349,16 +354,24 @@ class _Model:
 
     def lagrangian(self, point: MemoryPoint, deadline: float | None) -> list[int] | None:
         """A plan that holds every memory point, found without the memory rows: the
-        plan of least `cost + price * bytes at point`, the LP of the pair program (near
-        integral), for the least price it finds that makes the plan fit.
-        None when no price found one by the deadline."""
+        plan of least `cost + price * bytes at the priced points`, the LP of the pair
+        program (near integral), for the least price it finds that makes the plan fit.
+        The priced points start at `point`; a plan that breaks a point not priced yet
+        adds the one it breaks most (pricing one point alone leaves the plan stuck
+        where another point peaks). None when no price found one by the deadline."""
         import highspy
         import numpy as np
 
         n = len(self.cost)
         weights = np.zeros(n)
-        for col, value in self.memory_row(point):
-            weights[col] += value
+        priced: list[MemoryPoint] = []
+
+        def price_point(point: MemoryPoint) -> None:
+            priced.append(point)
+            for col, value in self.memory_row(point):
+                weights[col] += value
+
+        price_point(point)
         self._integrality(highspy.HighsVarType.kContinuous)
         every = np.arange(n, dtype=np.int32)
         best: tuple[float, list[int]] | None = None
@@ -366,17 +379,19 @@ class _Model:
         price = 4 * max(1.0, float(self.highs.getInfo().objective_function_value))
         for _ in range(LAGRANGIAN_STEPS):
             self.highs.changeColsCost(n, every, self.cost + price * weights)
-            if not self._run(deadline):
+            if not self._run(deadline, relaxed=True):
                 break
             choice = self._choice()
-            if self.p.peak(choice) <= self.p.limit:
+            if broken := _broken(self.p, choice):
+                low = price
+                if not any(broken[0] is q for q in priced):
+                    price_point(broken[0])
+            else:
                 high = price
                 cost = plan_cost(self.p, choice)
                 if best is None or cost < best[0]:
                     best = cost, choice
-            else:
-                low = price
-            price = 2 * price if high is None else (low * high) ** 0.5 if low else high / 2
+            price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
         self.highs.changeColsCost(n, every, self.cost)
         self._integrality(highspy.HighsVarType.kInteger)
         return None if best is None else best[1]
@@ -384,7 +399,7 @@ class _Model:
 
 LAGRANGIAN_STEPS = 8
 """The most prices `_Model.lagrangian` tries: from 4 times the plan's cost without
-the memory rows, twice the last until one fits, then the geometric middle of the
+the memory rows, 4 times the last until one fits, then the geometric middle of the
 highest that did not and the lowest that did."""
 
 
