@@ -125,7 +125,7 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
 
     First the plan without the memory rows: most programs' pair program is near
     integral, so this solve is mostly its LP. A plan over the limit then gets a
-    start: the Lagrangian plan (`_Model.lagrangian`), which prices the bytes of the
+    start: the Lagrangian plan (`_lagrangian`), which prices the bytes of the
     point it breaks most, as cheaply as a price makes it fit. The memory points are
     constraints added as plans break them (`LAZY_POINTS` at a time, the most exceeded
     first), each round solving again from that start: most points never bind, and
@@ -145,7 +145,7 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     choice, bound = model.mip(deadline)
     start = None
     if p.limit is not None and choice is not None and (over := _broken(p, choice)):
-        start = model.lagrangian(over[0], deadline)
+        start = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
         while choice is not None and over:
             model.add_points(over[:LAZY_POINTS])
             choice, found = model.mip(deadline, start)
@@ -239,21 +239,15 @@ class _Model:
                     by_col[w].append((var, 1.0))
             rows += [*by_row.values(), *by_col.values()]
             sums += [0.0] * (len(by_row) + len(by_col))
-        self.cost = np.array(cost)
+        self.columns = len(cost)
         self.highs = highspy._Highs()  # (`Highs` prints a banner on stdout: xshard-opt's output)
         self.highs.setOptionValue("output_flag", False)
         self.highs.addVars(len(cost), np.zeros(len(cost)), np.array(upper))
-        self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), self.cost)
+        self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), np.array(cost))
         self._add_rows(rows, sums, sums)
-        self.integral = np.arange(n_s, dtype=np.int32)
-        self._integrality(highspy.HighsVarType.kInteger)
-
-    def _integrality(self, kind: object) -> None:
-        """Make every `s` of kind `kind`: integral for the MIP, continuous for its LP."""
-        import numpy as np
-
-        n = len(self.integral)
-        self.highs.changeColsIntegrality(n, self.integral, np.full(n, kind))
+        self.highs.changeColsIntegrality(
+            n_s, np.arange(n_s, dtype=np.int32), np.full(n_s, highspy.HighsVarType.kInteger)
+        )
 
     def _add_rows(
         self, rows: list[list[tuple[int, float]]], lower: list[float], upper: list[float]
@@ -293,15 +287,14 @@ class _Model:
             [1.0 - point.base / self.p.limit for point in points],
         )
 
-    def _run(self, deadline: float | None, relaxed: bool = False) -> bool:
-        """Solve as the model stands (`relaxed`: its LP); false when the deadline has
-        passed already."""
+    def _run(self, deadline: float | None) -> bool:
+        """Solve as the model stands; false when the deadline has passed already."""
         left = inf if deadline is None else deadline - time.perf_counter()
         if left <= 0:
             return False
-        # HiGHS reads an LP's time limit on its clock summed over every run, a MIP's
-        # from the run's start
-        self.highs.setOptionValue("time_limit", left + relaxed * self.highs.getRunTime())
+        # (a MIP's time limit runs from its run's start; an LP's would be on HiGHS's
+        # clock summed over every run)
+        self.highs.setOptionValue("time_limit", left)
         self.highs.run()
         return True
 
@@ -339,7 +332,7 @@ class _Model:
         import highspy
         import numpy as np
 
-        x = np.zeros(len(self.cost))
+        x = np.zeros(self.columns)
         for g, a in enumerate(choice):
             x[int(self.offsets[g]) + a] = 1.0
         for (g, h), by_class in self.pair_vars.items():
@@ -352,55 +345,76 @@ class _Model:
         solution.value_valid = True
         self.highs.setSolution(solution)
 
-    def lagrangian(self, point: MemoryPoint, deadline: float | None) -> list[int] | None:
-        """A plan that holds every memory point, found without the memory rows: the
-        plan of least `cost + price * bytes at the priced points`, the LP of the pair
-        program (near integral), for the least price it finds that makes the plan fit.
-        The priced points start at `point`; a plan that breaks a point not priced yet
-        adds the one it breaks most (pricing one point alone leaves the plan stuck
-        where another point peaks). None when no price found one by the deadline."""
-        import highspy
-        import numpy as np
 
-        n = len(self.cost)
-        weights = np.zeros(n)
-        priced: list[MemoryPoint] = []
+def _lagrangian(
+    p: Problem, point: MemoryPoint, first: float, deadline: float | None
+) -> list[int] | None:
+    """A plan that holds every memory point, found without the memory rows: the plan of
+    least `cost + price * bytes at the priced points` (by min-sum message passing,
+    `min_sum.py`), for the least price it finds that makes the plan fit. The priced
+    points start at `point`; a plan that breaks a point not priced yet adds the one it
+    breaks most (pricing one point alone leaves the plan stuck where another point
+    peaks). The prices start at 4 times `first`, the cost of the plan without the
+    memory rows (solver units). None when no price found one by the deadline."""
+    import numpy as np
 
-        def price_point(point: MemoryPoint) -> None:
-            priced.append(point)
-            for col, value in self.memory_row(point):
-                weights[col] += value
+    from xshard.transforms.propagation.auto.min_sum import MinSum
 
-        price_point(point)
-        self._integrality(highspy.HighsVarType.kContinuous)
-        every = np.arange(n, dtype=np.int32)
-        best: tuple[float, list[int]] | None = None
-        low, high = 0.0, None
-        price = 4 * max(1.0, float(self.highs.getInfo().objective_function_value))
-        for _ in range(LAGRANGIAN_STEPS):
-            self.highs.changeColsCost(n, every, self.cost + price * weights)
-            if not self._run(deadline, relaxed=True):
-                break
-            choice = self._choice()
-            if broken := _broken(self.p, choice):
-                low = price
-                if not any(broken[0] is q for q in priced):
-                    price_point(broken[0])
-            else:
-                high = price
-                cost = plan_cost(self.p, choice)
-                if best is None or cost < best[0]:
-                    best = cost, choice
-            price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
-        self.highs.changeColsCost(n, every, self.cost)
-        self._integrality(highspy.HighsVarType.kInteger)
-        return None if best is None else best[1]
+    assert p.limit is not None
+    sizes = [len(row) for row in p.linear]
+    edges = sorted(p.pairs.keys() | {pair for q in p.points for pair in q.pairs})
+    unary = [np.array(row) * SCALE for row in p.linear]
+    pairs = [
+        p.pairs[(g, h)] * SCALE if (g, h) in p.pairs else np.zeros((sizes[g], sizes[h]))
+        for g, h in edges
+    ]
+    unary_bytes = [np.zeros(n) for n in sizes]
+    pair_bytes = [np.zeros_like(m) for m in pairs]
+    at = {pair: k for k, pair in enumerate(edges)}
+    priced: list[MemoryPoint] = []
+
+    def price_point(point: MemoryPoint) -> None:
+        priced.append(point)
+        for g, per in point.terms.items():
+            unary_bytes[g] += np.array(per) / p.limit
+        for pair, held in point.pairs.items():
+            pair_bytes[at[pair]] += held / p.limit
+
+    price_point(point)
+    solver = MinSum(sizes, edges)
+    best: tuple[float, list[int]] | None = None
+    low, high = 0.0, None
+    price = 4 * max(1.0, first)
+    for _ in range(LAGRANGIAN_STEPS):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        solver.set_costs(
+            [u + price * m for u, m in zip(unary, unary_bytes, strict=True)],
+            [c + price * m for c, m in zip(pairs, pair_bytes, strict=True)],
+        )
+        solver.sweep(SWEEPS)
+        choice = solver.plan()
+        cost = plan_cost(p, choice)
+        if broken := _broken(p, choice):
+            low = price
+            if not any(broken[0] is q for q in priced):
+                price_point(broken[0])
+        elif isfinite(cost):
+            high = price
+            if best is None or cost < best[0]:
+                best = cost, choice
+        else:  # a forbidden pair: no news of the price
+            low = price
+        price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
+    return None if best is None else best[1]
 
 
-LAGRANGIAN_STEPS = 8
-"""The most prices `_Model.lagrangian` tries: from 4 times the plan's cost without
-the memory rows, 4 times the last until one fits, then the geometric middle of the
-highest that did not and the lowest that did."""
+LAGRANGIAN_STEPS = 16
+"""The most prices `_lagrangian` tries: from 4 times the plan's cost without the memory
+rows, 4 times the last until one fits, then the geometric middle of the highest that
+did not and the lowest that did."""
+SWEEPS = 20
+"""Message-passing sweeps per price, each warm from the last price's messages."""
 
 
 def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
