@@ -525,6 +525,22 @@ def test_memory_is_the_peak_of_what_is_live(
     assert f", {peak} bytes per device," in capsys.readouterr().err
 
 
+def test_a_chain_fuses_through_its_annotations(capsys: pytest.CaptureFixture[str]) -> None:
+    """The fused chain of `test_memory_is_the_peak_of_what_is_live` with each value read
+    through an annotation, as `sharding-propagation` writes them (and the hand plans
+    `xshard.jit` is given): the annotation is no reader XLA could not fuse into, so
+    the chain still holds only x and the result."""
+    lines = _chain("stablehlo.negate {v}").splitlines()
+    for i in range(6):  # after the line defining %v{i}, its annotation; %v{i+1} reads it
+        at = next(k for k, line in enumerate(lines) if line.startswith(f"  %v{i} ="))
+        lines.insert(at + 1, f"  %a{i} = shard.shard %v{i} to %rep annotate_for_users : {_T}")
+        lines[at + 2] = lines[at + 2].replace(f"negate %v{i}", f"negate %a{i}")
+    text = "\n".join(lines)
+    module = parse(text)
+    AutoShardingPass(memory_limit=2 * 4096, report=True).apply(xshard_context(), module)
+    assert f", {2 * 4096} bytes per device," in capsys.readouterr().err
+
+
 REUSED_GATHER = """shard.grid @tp(shape = 8)
 func.func @main(%w: tensor<64x64xf32>, %x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %split = shard.sharding @tp split_axes = [[0]] : !shard.sharding

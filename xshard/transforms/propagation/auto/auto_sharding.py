@@ -185,6 +185,17 @@ def _spread(
     return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
 
 
+def _readers(value: SSAValue) -> set[Operation]:
+    """The ops reading `value`, through the `shard.shard` annotations it passes."""
+    found: set[Operation] = set()
+    for use in value.uses:
+        if isinstance(use.operation, ShardOp):
+            found |= _readers(use.operation.result)
+        else:
+            found.add(use.operation)
+    return found
+
+
 def function_grid(fn: func.FuncOp) -> Grid | None:
     """The one grid `fn` is laid out on: the one its annotations name, else the module's
     only `shard.grid`; None when there is none."""
@@ -372,8 +383,9 @@ class _Planner:
     def _fused(self, value: SSAValue) -> bool:
         """Whether XLA keeps no buffer for `value`: made elementwise (or a constant) and
         read only by elementwise ops and reductions, which XLA fuses it into (recomputing
-        it in each, as it does a cheap elementwise producer)."""
-        users = {use.operation for use in value.uses}
+        it in each, as it does a cheap elementwise producer). Its readers are found
+        through its annotations: a `shard.shard` is a layout, not a reader."""
+        users = _readers(value)
         return (
             bool(users)
             and self._elementwise(value.owner)
