@@ -39,6 +39,8 @@ from xshard.transforms.propagation.auto.ilp import (
 from xshard.transforms.propagation.auto.min_sum import MinSum
 from xshard.transforms.propagation.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
+from xshard.transforms.simplify.combine_collectives import CombineCollectivesPass
+from xshard.transforms.spmd_pipeline import SpmdPipelinePass
 
 E2E = Path(__file__).parent / "e2e"
 WEIGHT_BYTES = 64 * 256 * 4
@@ -149,6 +151,21 @@ def test_xshard_run_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     report = json.loads(capsys.readouterr().out)
     assert report["match"] is True
     assert report["collectives"] == [{"op": "all_reduce", "count": 1, "bytes": 16 * 64 * 4}]
+
+
+def test_under_a_memory_limit_the_pipeline_bounds_its_buckets() -> None:
+    """shard-simplify's buckets are live whole at one point, which auto-sharding's
+    memory model does not see: under its memory limit, xshard-spmd lets each carry
+    1/32 of it; otherwise shard-combine-collectives' own bound."""
+
+    def bucket(**options: object) -> int:
+        (simplify,) = [
+            p for p in SpmdPipelinePass(**options).passes() if p.name == "shard-simplify"
+        ]
+        return simplify.bucket_bytes  # type: ignore[attr-defined]
+
+    assert bucket(auto_sharding=True, memory_limit=320000) == 10000
+    assert bucket(auto_sharding=True) == bucket() == CombineCollectivesPass.max_bytes
 
 
 def test_data_parallel_through_the_pipeline() -> None:

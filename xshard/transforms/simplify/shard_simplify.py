@@ -146,11 +146,16 @@ def patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class ShardSimplifyPass(ModulePass):
-    """The simplify passes, to a fixed point."""
+    """The simplify passes, to a fixed point.
+
+    Options: `bucket-bytes`, the largest bucket `shard-combine-collectives` makes, per
+    device (default: its `max-bytes`)."""
 
     name = "shard-simplify"
+
+    bucket_bytes: int = combine_collectives.CombineCollectivesPass.max_bytes
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns())).rewrite_module(op)
         split_all_reduce.SplitAllReducePass().apply(ctx, op)
-        combine_collectives.CombineCollectivesPass().apply(ctx, op)
+        combine_collectives.CombineCollectivesPass(self.bucket_bytes).apply(ctx, op)

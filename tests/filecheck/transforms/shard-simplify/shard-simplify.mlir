@@ -100,3 +100,21 @@ func.func @unchanged(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
   %4 = shard.all_slice %3 on @g grid_axes = [1] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x2xf32>
   func.return %4 : tensor<4x2xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2x4)
+// bucket-bytes bounds shard-combine-collectives' buckets: 32 + 32 bytes fit in 64,
+// the third reduce_scatter starts a new bucket (xshard-spmd passes 1/32 of
+// auto-sharding's memory-limit).
+// RUN: xshard-opt %s --split-input-file -p 'shard-simplify{bucket-bytes=64}' | filecheck %s --check-prefix=BUCKET
+// CHECK-LABEL: func.func @bounded_buckets
+// BUCKET-LABEL: func.func @bounded_buckets
+// BUCKET-COUNT-2: shard.reduce_scatter
+// BUCKET-NOT:     shard.reduce_scatter
+func.func @bounded_buckets(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %0 = shard.reduce_scatter %a on @g grid_axes = [1] scatter_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+  %1 = shard.reduce_scatter %b on @g grid_axes = [1] scatter_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+  %2 = shard.reduce_scatter %c on @g grid_axes = [1] scatter_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+  func.return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
