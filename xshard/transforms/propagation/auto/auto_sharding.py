@@ -291,13 +291,17 @@ class _Planner:
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
         dies: dict[SSAValue, int] = {}
-        for op in reversed(ops):  # a value read through a shard.shard lives as its result
+        # A value read through a shard.shard lives as its result, unless the annotation
+        # changes its layout (its copy then lives on in its place; `_deaths` where the
+        # layout is decided).
+        for op in reversed(ops):
             for r in op.results:
                 ends = [index[op]]
                 for use in r.uses:  # a use in a region: at the op of this block holding it
                     ends.append(index[self.block.find_ancestor_op_in_block(use.operation)])
                     if isinstance(use.operation, ShardOp) and use.operation in index:
-                        ends.append(dies[use.operation.result])
+                        if not self._reshards(r, use.operation):
+                            ends.append(dies[use.operation.result])
                 dies[r] = max(ends)
         born: dict[int, list[SSAValue]] = {}
         ending: set[int] = {last}
@@ -306,6 +310,8 @@ class _Planner:
         for value in returned:  # XLA gives each result a buffer for the whole call
             self._add(held, value, 1)
         outputs = set(returned)
+        deaths: dict[SSAValue, list[int]] = {}
+        """Per value, its last reader's index under each strategy of its group."""
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
@@ -315,38 +321,84 @@ class _Planner:
                 continue
             else:
                 born.setdefault(index[value.owner], []).append(value)  # type: ignore[index]
-                ending.add(dies[value])
+                deaths[value] = self._deaths(value, dies, index)
+                ending.update(deaths[value])
         points: list[MemoryPoint] = []
         at: list[int] = []
-        dead_at: dict[int, list[SSAValue]] = {}
+        dead_at: dict[int, list[tuple[SSAValue, list[bool] | None]]] = {}
         for i in range(len(ops)):
             for value in born.get(i, ()):
                 self._add(held, value, 1)
-                dead_at.setdefault(dies[value], []).append(value)
+                ends = deaths[value]
+                for end in set(ends):
+                    dying = None if len(set(ends)) == 1 else [e == end for e in ends]
+                    dead_at.setdefault(end, []).append((value, dying))
             if i in ending:
                 terms = {g: list(m) for g, m in held.terms.items() if any(m)}
                 points.append(MemoryPoint(held.base, terms))
                 at.append(i)
-            for value in dead_at.pop(i, ()):
-                self._add(held, value, -1)
+            for value, dying in dead_at.pop(i, ()):
+                self._add(held, value, -1, dying)
         # A copy lives from its reader to the value's next reader: `shard-partition` reuses
         # a reshard for every later reader that wants the same layout, so it outlives its
         # first reader where the next one wants it too (a weight gathered in the forward
         # pass and read again in the backward); and at least at the first point from its
-        # reader on.
+        # reader on. A copy an annotation makes lives as the annotation's result, one copy
+        # for every annotation of the value into the same layout.
         readers: dict[SSAValue, list[int]] = {}
-        for reader, value, _, _ in self.copies:
+        annotated: dict[tuple[SSAValue, Sharding], tuple[int, int, Source]] = {}
+        for reader, value, src, dst in self.copies:
             readers.setdefault(value, []).append(index[reader])
+            if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
+                start, end, _ = annotated.get((value, dst), (index[reader], 0, src))
+                annotated[(value, dst)] = (start, max(end, dies[reader.result]), src)
         for later in readers.values():
             later.sort()
         for reader, value, src, dst in self.copies:
+            if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
+                continue
             later = readers[value]
             i = index[reader]
             nxt = later[bisect_right(later, i)] if later[-1] > i else i
             first = bisect_left(at, i)
             live = points[first : max(first + 1, bisect_left(at, nxt))]
             self._add_copy(live, value, src, dst)
+        for (value, dst), (start, end, src) in annotated.items():
+            first = bisect_left(at, start)
+            self._add_copy(points[first : max(first + 1, bisect_right(at, end))], value, src, dst)
         return points
+
+    def _reshards(self, value: SSAValue, annotation: ShardOp) -> bool:
+        """Whether `annotation` lays `value` out anew, whatever the plan."""
+        src, dst = self.sources.get(value), self.sources.get(annotation.result)
+        return isinstance(src, Sharding) and isinstance(dst, Sharding) and src != dst
+
+    def _deaths(self, value: SSAValue, dies: dict[SSAValue, int], index: dict) -> list[int]:
+        """`value`'s last reader under each strategy of its group (one entry when its
+        layout is fixed): a `shard.shard` that keeps its layout reads it as long as the
+        annotation's result is read; one that changes it reads it only where it runs,
+        its copy living on in its place."""
+        size = self.sizes[value]
+        layouts = self.sources[value].layouts if isinstance(size, tuple) else ()  # type: ignore[union-attr]
+        shards = [u.operation for u in value.uses if isinstance(u.operation, ShardOp)]
+        if not layouts or not shards:
+            return [dies[value]]
+        ends = [index[value.owner]] + [
+            index[self.block.find_ancestor_op_in_block(u.operation)]
+            for u in value.uses
+            if not isinstance(u.operation, ShardOp)
+        ]
+        return [
+            max(
+                ends
+                + [
+                    dies[op.result] if layout == self.sources[op.result] else index[op]
+                    for op in shards
+                    if op in index
+                ]
+            )
+            for layout in layouts
+        ]
 
     def _returned(self) -> list[SSAValue]:
         """The values the function returns, each through the annotations it is read by."""
@@ -397,13 +449,18 @@ class _Planner:
             not op.operands or is_elementwise(op, self.options[op][2])  # type: ignore[union-attr]
         )
 
-    def _add(self, point: MemoryPoint, value: SSAValue, sign: int) -> None:
+    def _add(
+        self, point: MemoryPoint, value: SSAValue, sign: int, only: list[bool] | None = None
+    ) -> None:
+        """`value`'s bytes, times `sign`, under every strategy (or those `only` marks)."""
         size = self.sizes[value]
         if isinstance(size, int):
             point.base += sign * size
             return
         group, per = size
-        point.add_terms(group, [sign * m for m in per])
+        point.add_terms(
+            group, [sign * m if only is None or only[a] else 0 for a, m in enumerate(per)]
+        )
 
     @property
     def replicated(self) -> Sharding:
