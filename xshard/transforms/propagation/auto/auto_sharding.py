@@ -373,20 +373,23 @@ class _Planner:
         src, dst = self.sources.get(value), self.sources.get(annotation.result)
         return isinstance(src, Sharding) and isinstance(dst, Sharding) and src != dst
 
-    def _deaths(self, value: SSAValue, dies: dict[SSAValue, int], index: dict) -> list[int]:
+    def _deaths(
+        self, value: SSAValue, dies: dict[SSAValue, int], index: dict[Operation, int]
+    ) -> list[int]:
         """`value`'s last reader under each strategy of its group (one entry when its
         layout is fixed): a `shard.shard` that keeps its layout reads it as long as the
         annotation's result is read; one that changes it reads it only where it runs,
         its copy living on in its place."""
         size = self.sizes[value]
         layouts = self.sources[value].layouts if isinstance(size, tuple) else ()  # type: ignore[union-attr]
-        shards = [u.operation for u in value.uses if isinstance(u.operation, ShardOp)]
+        readers = [use.operation for use in value.uses]
+        shards = [op for op in readers if isinstance(op, ShardOp) and op in index]
         if not layouts or not shards:
             return [dies[value]]
-        ends = [index[value.owner]] + [
-            index[self.block.find_ancestor_op_in_block(u.operation)]
-            for u in value.uses
-            if not isinstance(u.operation, ShardOp)
+        ends = [index[value.owner]] + [  # type: ignore[index]
+            index[self.block.find_ancestor_op_in_block(op)]  # type: ignore[index]
+            for op in readers
+            if op not in shards
         ]
         return [
             max(
@@ -394,7 +397,6 @@ class _Planner:
                 + [
                     dies[op.result] if layout == self.sources[op.result] else index[op]
                     for op in shards
-                    if op in index
                 ]
             )
             for layout in layouts
