@@ -5,25 +5,28 @@ limit nothing meets refused with a located error."""
 from __future__ import annotations
 
 import json
+import re
 from itertools import product
 from math import inf, isfinite
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xshard.cli.run import main
 from xshard.context import xshard_context
-from xshard.diagnostics import DiagnosticError, LocatingParser
+from xshard.diagnostics import DiagnosticError, LocatingParser, error_line
 from xshard.dialects.shard import ShardOp
 from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.jax.run import run_module
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
+from xshard.testing.program_builder import Program as RandomProgram
+from xshard.testing.random_programs import programs
 from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.auto import ilp
@@ -184,6 +187,38 @@ def test_every_end_to_end_program_auto_sharded_matches_one_device(path: Path) ->
     module = LocatingParser(xshard_context(), path.read_text(), str(path)).parse_module()
     report = run_module(module, 8, auto_sharding=True)
     assert report.match, report.max_abs_error
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs(), st.sampled_from([None, 1, 2, 4]), st.sampled_from(["partitioned", "global"]))
+def test_random_programs_auto_sharded_match_one_device(
+    program: RandomProgram, fraction: int | None, mode: str
+) -> None:
+    """Random annotated programs (`random_programs`: partial axes, `while` and `case`
+    regions) through `xshard-spmd{auto-sharding=true}`, under no limit or a limit of
+    4 times their arguments' bytes over `fraction` (which the message-passing start
+    and the memory rounds then work to): on the program's devices each matches one
+    device, or the pass refuses it with the located error that no plan fits."""
+    limit = None if fraction is None else 4 * sum(x.nbytes for x in program.inputs()) // fraction
+    module = parse(program.text)
+    try:
+        report = run_module(
+            module,
+            program.devices,
+            arguments=mode,  # type: ignore[arg-type]
+            auto_sharding=True,
+            memory_limit=limit,
+            time_limit=20,
+            inputs=program.inputs(),
+        )
+    except DiagnosticError as err:
+        line = error_line(err, "<nowhere>")
+        assert limit is not None and re.match(
+            r"mlp\.mlir:\d+:\d+: error: (memory-limit=\d+ cannot be met|auto-sharding found no plan)",
+            line,
+        ), line
+        return
+    assert report.match, f"max |error| {report.max_abs_error}\n{program.text}"
 
 
 def test_partial_sums_flow_unreduced() -> None:
