@@ -221,6 +221,27 @@ def test_random_programs_auto_sharded_match_one_device(
     assert report.match, f"max |error| {report.max_abs_error}\n{program.text}"
 
 
+LATE_ANNOTATION = """shard.grid @g(shape = 4)
+func.func @main(%a0: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %v1 = stablehlo.negate %a0 : tensor<2xf32>
+  %v3 = stablehlo.add %a0, %v1 : tensor<2xf32>
+  %s4 = shard.sharding @g split_axes = [[]] : !shard.sharding
+  %v5 = shard.shard %v1 to %s4 : tensor<2xf32>
+  func.return %v3, %v5 : tensor<2xf32>, tensor<2xf32>
+}"""
+
+
+def test_a_user_annotation_after_another_reader_is_not_read_before_it() -> None:
+    """`%v1`'s own annotation comes after `%v3` reads it (a draw of the random-program
+    property): the plan annotates `%v1` anew where it is made, rather than have `%v3`
+    read the user's annotation before it is defined, and the program still matches
+    one device."""
+    module = parse(LATE_ANNOTATION)
+    AutoShardingPass().apply(xshard_context(), module)
+    module.verify()
+    assert run_module(parse(LATE_ANNOTATION), 4, auto_sharding=True).match
+
+
 def test_partial_sums_flow_unreduced() -> None:
     """A convolution's partial sum through pooling, select_and_scatter, pad and reverse:
     the plan carries it to the end and settles it once, the analytic minimum."""

@@ -742,12 +742,17 @@ class _Planner:
             if not is_tensor(r):
                 continue
             s = result_sharding(rule, option, j)
-            same = [
+            readers = [self.block.find_ancestor_op_in_block(u.operation) for u in r.uses]
+            same = [  # the user's own annotation, where it comes before every other reader
                 u.operation
                 for u in r.uses
                 if u.operation in self.user_shards
                 and is_result_annotation(u.operation)
                 and sharding_of(u.operation.sharding, u.operation) == s
+                and all(
+                    other is u.operation or u.operation.is_before_in_block(other)  # type: ignore[arg-type]
+                    for other in readers
+                )
             ]
             if same:
                 target = same[0]
