@@ -291,18 +291,12 @@ class _Planner:
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
         dies: dict[SSAValue, int] = {}
-        # A value read through a shard.shard lives as its result, unless the annotation
-        # changes its layout (its copy then lives on in its place; `_deaths` where the
-        # layout is decided).
+        """Each value's last reader, in its fixed layout, or in any of its group's."""
         for op in reversed(ops):
             for r in op.results:
-                ends = [index[op]]
-                for use in r.uses:  # a use in a region: at the op of this block holding it
-                    ends.append(index[self.block.find_ancestor_op_in_block(use.operation)])
-                    if isinstance(use.operation, ShardOp) and use.operation in index:
-                        if not self._reshards(r, use.operation):
-                            ends.append(dies[use.operation.result])
-                dies[r] = max(ends)
+                fixed = self.sources.get(r)
+                layout = fixed if isinstance(fixed, Sharding) else None
+                dies[r] = self._last_read(r, layout, dies, index)
         born: dict[int, list[SSAValue]] = {}
         ending: set[int] = {last}
         held = MemoryPoint()
@@ -330,8 +324,9 @@ class _Planner:
             for value in born.get(i, ()):
                 self._add(held, value, 1)
                 ends = deaths[value]
-                for end in set(ends):
-                    dying = None if len(set(ends)) == 1 else [e == end for e in ends]
+                distinct = set(ends)
+                for end in distinct:
+                    dying = None if len(distinct) == 1 else [e == end for e in ends]
                     dead_at.setdefault(end, []).append((value, dying))
             if i in ending:
                 terms = {g: list(m) for g, m in held.terms.items() if any(m)}
@@ -368,39 +363,38 @@ class _Planner:
             self._add_copy(points[first : max(first + 1, bisect_right(at, end))], value, src, dst)
         return points
 
-    def _reshards(self, value: SSAValue, annotation: ShardOp) -> bool:
-        """Whether `annotation` lays `value` out anew, whatever the plan."""
-        src, dst = self.sources.get(value), self.sources.get(annotation.result)
-        return isinstance(src, Sharding) and isinstance(dst, Sharding) and src != dst
+    def _last_read(
+        self,
+        value: SSAValue,
+        layout: Sharding | None,
+        dies: dict[SSAValue, int],
+        index: dict[Operation, int],
+    ) -> int:
+        """The index of `value`'s last reader in `layout` (None: in any): a use in a
+        region counts at the op of this block holding it; a `shard.shard` that keeps
+        `layout` reads it as long as the annotation's result is read, and one that lays
+        it out anew only where it runs, its copy living on in its place."""
+        ends = [index[value.owner]]  # type: ignore[index]
+        for use in value.uses:
+            op = use.operation
+            ends.append(index[self.block.find_ancestor_op_in_block(op)])  # type: ignore[index]
+            if isinstance(op, ShardOp) and op in index:
+                if layout is None or layout == self.sources[op.result]:
+                    ends.append(dies[op.result])
+        return max(ends)
 
     def _deaths(
         self, value: SSAValue, dies: dict[SSAValue, int], index: dict[Operation, int]
     ) -> list[int]:
         """`value`'s last reader under each strategy of its group (one entry when its
-        layout is fixed): a `shard.shard` that keeps its layout reads it as long as the
-        annotation's result is read; one that changes it reads it only where it runs,
-        its copy living on in its place."""
+        layout is fixed, or no annotation reads it)."""
         size = self.sizes[value]
-        layouts = self.sources[value].layouts if isinstance(size, tuple) else ()  # type: ignore[union-attr]
-        readers = [use.operation for use in value.uses]
-        shards = [op for op in readers if isinstance(op, ShardOp) and op in index]
-        if not layouts or not shards:
+        if not isinstance(size, tuple) or not any(
+            isinstance(use.operation, ShardOp) for use in value.uses
+        ):
             return [dies[value]]
-        ends = [index[value.owner]] + [  # type: ignore[index]
-            index[self.block.find_ancestor_op_in_block(op)]  # type: ignore[index]
-            for op in readers
-            if op not in shards
-        ]
-        return [
-            max(
-                ends
-                + [
-                    dies[op.result] if layout == self.sources[op.result] else index[op]
-                    for op in shards
-                ]
-            )
-            for layout in layouts
-        ]
+        layouts = self.sources[value].layouts  # type: ignore[union-attr]
+        return [self._last_read(value, layout, dies, index) for layout in layouts]
 
     def _returned(self) -> list[SSAValue]:
         """The values the function returns, each through the annotations it is read by."""
