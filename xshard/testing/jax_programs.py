@@ -163,8 +163,34 @@ def gpt_layers_train_step(mesh: Mesh, layers: int) -> JaxProgram:
     return _gpt_step(f"gpt_{layers}_layers_train_step", mesh, rng, params, body)
 
 
+def gpt_scanned_train_step(mesh: Mesh, layers: int) -> JaxProgram:
+    """`gpt_layers_train_step` with its blocks' parameters stacked and the blocks run by
+    `jax.lax.scan`, as MaxText and levanter write them: one `while` forward, one
+    backward. Each stacked parameter is laid out as its block's, its layer dim whole."""
+    rng = np.random.default_rng(0)
+    blocks = [_gpt_params(rng) for _ in range(layers)]
+    stacked = {k: np.stack([b[k] for b in blocks]) for k in blocks[0] if k != "head"}
+    params = {"blocks": stacked, "head": blocks[0]["head"]}
+
+    def body(p, x):
+        return jax.lax.scan(lambda h, block: (_gpt_block(block, h), None), x, p["blocks"])[0]
+
+    megatron = _megatron(mesh)
+
+    def rule(path: str) -> NamedSharding:
+        s = megatron(path)
+        return NamedSharding(mesh, P(None, *s.spec)) if "blocks" in path else s
+
+    return _gpt_step(f"gpt_{layers}_scanned_train_step", mesh, rng, params, body, rule)
+
+
 def _gpt_step(
-    name: str, mesh: Mesh, rng: np.random.Generator, params: Any, body: Callable[..., Any]
+    name: str,
+    mesh: Mesh,
+    rng: np.random.Generator,
+    params: Any,
+    body: Callable[..., Any],
+    rule: Callable[[str], NamedSharding] | None = None,
 ) -> JaxProgram:
     """A train step of the language model whose logits are `body(params, x) @ head`,
     with `optax.adamw`, its parameters and moments Megatron-sharded, the batch split."""
@@ -182,7 +208,8 @@ def _gpt_step(
         updates, s = opt.update(grads, s, p)
         return optax.apply_updates(p, updates), s, value
 
-    ns, rule = _named(mesh), _megatron(mesh)
+    ns = _named(mesh)
+    rule = rule or _megatron(mesh)
     x = rng.standard_normal((B, S, D)).astype(np.float32)
     y = rng.integers(0, V, (B, S)).astype(np.int32)
     p_specs, s_specs = _tree_specs(params, rule), _tree_specs(state, rule)
@@ -351,11 +378,43 @@ def equinox_mlp(mesh: Mesh) -> JaxProgram:
     )
 
 
+def scanned_mlp_train_step(mesh: Mesh) -> JaxProgram:
+    """An SGD step of a residual tanh MLP whose 4 layers are one `jax.lax.scan` over
+    stacked weights (a `while` forward, one backward); Megatron-sharded stacks, the
+    batch split."""
+    layers, width, hidden = 4, 32, 128
+    rng = np.random.default_rng(6)
+    params = {
+        "w1": (rng.standard_normal((layers, width, hidden)) * 0.1).astype(np.float32),
+        "w2": (rng.standard_normal((layers, hidden, width)) * 0.1).astype(np.float32),
+    }
+
+    def loss(p, x):
+        def layer(h, w):
+            return h + jnp.tanh(h @ w[0]) @ w[1], None
+
+        h, _ = jax.lax.scan(layer, x, (p["w1"], p["w2"]))
+        return jnp.mean(h**2)
+
+    def step(p, x):
+        value, grads = jax.value_and_grad(loss)(p, x)
+        return jax.tree.map(lambda w, g: w - 0.1 * g, p, grads), value
+
+    ns = _named(mesh)
+    specs = {"w1": ns(None, None, "model"), "w2": ns(None, "model", None)}
+    x = rng.standard_normal((B * S, width)).astype(np.float32)
+    return JaxProgram(
+        "scanned_mlp_train_step", step, (params, x), (specs, ns("data")), (specs, ns())
+    )
+
+
 LAYERED_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "gpt_4_layers_train_step": lambda mesh: gpt_layers_train_step(mesh, 4),
     "gpt_12_layers_train_step": lambda mesh: gpt_layers_train_step(mesh, 12),
+    "gpt_4_scanned_train_step": lambda mesh: gpt_scanned_train_step(mesh, 4),
+    "gpt_12_scanned_train_step": lambda mesh: gpt_scanned_train_step(mesh, 12),
 }
-"""Unrolled multi-layer models, for the auto-sharding benchmark (too slow to compile
+"""Multi-layer models, unrolled and scanned, for the auto-sharding benchmark (too slow to compile
 in every test that runs `PROGRAMS`)."""
 
 PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
@@ -365,4 +424,5 @@ PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "moe_layer": moe_layer,
     "haiku_mlp_grad": haiku_mlp_grad,
     "equinox_mlp": equinox_mlp,
+    "scanned_mlp_train_step": scanned_mlp_train_step,
 }

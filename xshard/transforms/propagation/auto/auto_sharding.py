@@ -60,6 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
 from xshard.diagnostics import DiagnosticError
+from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import GridOp, ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import (
     annotation,
@@ -68,6 +69,7 @@ from xshard.interfaces.annotations import (
     sharding_of,
     sharding_option_of,
 )
+from xshard.interfaces.models.stablehlo_control_flow import trip_count
 from xshard.interfaces.sharding_interface import ShardingRule, dim_loops, is_tensor
 from xshard.interfaces.sharding_option import (
     ShardingConflict,
@@ -235,7 +237,7 @@ class _Planner:
         self.sources: dict[SSAValue, Source] = {}
         self.options: dict[Operation, tuple[int, list[ShardingOption], ShardingRule]] = {}
         """Each decided op: its group and its option under each of the group's strategies."""
-        self.user_shards = {op for op in self.block.ops if isinstance(op, ShardOp)}
+        self.user_shards: set[ShardOp] = set()
         self.fixed_cost = 0.0
         self.costs: dict[tuple, float] = {}
         self.deferred: dict[SSAValue, Operation] = {}
@@ -248,6 +250,12 @@ class _Planner:
         self.copies: list[tuple[Operation, SSAValue, Source, Source]] = []
         """Each edge (the op reading the value, the value, from, to): where they differ,
         the reshard makes a copy in the `to` layout, live while that op runs."""
+        self.order: list[Operation] = []
+        """The ops in the order they run, a loop's regions once, before the loop op."""
+        self.entry: dict[hlo.WhileOp, int] = {}
+        """Each loop's first op in `order`."""
+        self.weight = 1.0
+        """How many times the ops being added run: a loop's trips, within its regions."""
 
     # ------------------------------------------------------------------ the problem
 
@@ -260,15 +268,29 @@ class _Planner:
                 self.add_value(arg, sharding_of(given.sharding, given))
             else:
                 self.add_value(arg, self.new_var(value_layouts(arg, self.grid)))
-        for op in self.block.ops:
+        self.add_block(self.block)
+        for value in list(self.deferred):  # read by no op
+            self.source(value)
+        self.problem.points = self.memory_points()
+
+    def add_block(self, block: Block) -> None:
+        """`block`'s ops, in order, into the problem and into `order`."""
+        for op in block.ops:
+            if isinstance(op, hlo.WhileOp):
+                self.add_while(op)
+            self.order.append(op)
             if isinstance(op, ShardOp):
+                self.user_shards.add(op)
                 s = sharding_of(op.sharding, op)
                 self.edge(op, op.src, self.source(op.src), s)
                 self.sources[op.result] = s
+            elif isinstance(op, hlo.WhileOp):
+                continue
             elif op.has_trait(IsTerminator):
-                for v in op.operands:
-                    if is_tensor(v) and not isinstance(v.owner, ShardOp):
-                        self.settle(op, v)
+                if block is self.block:
+                    for v in op.operands:
+                        if is_tensor(v) and not isinstance(v.owner, ShardOp):
+                            self.settle(op, v)
             elif needs_model(op):
                 if self.is_source(op):
                     self.deferred[op.results[0]] = op
@@ -278,16 +300,56 @@ class _Planner:
                 for r in op.results:
                     if is_tensor(r):
                         self.add_value(r, self.replicated)
-        for value in list(self.deferred):  # read by no op
-            self.source(value)
-        self.problem.points = self.memory_points()
+
+    def add_while(self, op: hlo.WhileOp) -> None:
+        """A loop: each carry one layout, on entry, in both regions, yielded and after the
+        loop (as `shard-partition` lays it out), the user's where they annotated the
+        carry; the regions' ops are decided once for every trip, their costs counted
+        once per trip. In `order` the regions come before the loop op, which stands for
+        its end: whatever the loop reads from above lives through every trip."""
+        cond, body = op.cond.block, op.body.block
+        slots: list[Source] = []
+        for i, r in enumerate(op.results):
+            given = next(
+                (a for v in (cond.args[i], body.args[i], r) if (a := result_annotation(v))),
+                None,
+            )
+            if not is_tensor(r):
+                slot: Source = self.replicated
+            elif given is not None:
+                slot = sharding_of(given.sharding, given)
+            else:
+                layouts = value_layouts(r, self.grid)
+                slot = layouts[0] if len(layouts) == 1 else self.new_var(layouts)
+            slots.append(slot)
+            v = op.operands[i]
+            if is_tensor(v):
+                if v in self.deferred and isinstance(slot, _Var):
+                    self.join(self.deferred.pop(v), slot)
+                self.edge(op, v, self.source(v), slot)
+            self.sources[cond.args[i]] = self.sources[body.args[i]] = slot
+        self.entry[op] = len(self.order)
+        trips = trip_count(op)
+        outer = self.weight
+        self.weight = outer * (1 if trips is None else trips)
+        self.add_block(cond)
+        self.add_block(body)
+        terminator = body.last_op
+        assert terminator is not None
+        for v, slot in zip(terminator.operands, slots, strict=True):
+            if is_tensor(v):
+                self.edge(terminator, v, self.source(v), slot)
+        self.weight = outer
+        for r, slot in zip(op.results, slots, strict=True):
+            if is_tensor(r):
+                self.add_value(r, slot)
 
     def memory_points(self) -> list[MemoryPoint]:
         """The bytes live while each op runs that may be the peak: its operands and
         results, every value defined before it and read after it, and the arguments.
         Only ops after which some value dies are kept: the others hold a subset of what
         the next op holds."""
-        ops = list(self.block.ops)
+        ops = self.order
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
         dies: dict[SSAValue, int] = {}
@@ -306,15 +368,15 @@ class _Planner:
         outputs = set(returned)
         deaths: dict[SSAValue, list[int]] = {}
         """Per value, its last reader's index under each strategy of its group."""
+        in_place = self._in_place(dies, index)
+        aliases = {loop.results[k]: k for loop in self.entry for k in self._read_only(loop)}
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
-            elif value in outputs:
-                continue
-            elif self._fused(value):
+            elif value in outputs or value in in_place or value in aliases or self._fused(value):
                 continue
             else:
-                born.setdefault(index[value.owner], []).append(value)  # type: ignore[index]
+                born.setdefault(self._birth(value, index), []).append(value)
                 deaths[value] = self._deaths(value, dies, index)
                 ending.update(deaths[value])
         points: list[MemoryPoint] = []
@@ -342,14 +404,15 @@ class _Planner:
         # for every annotation of the value into the same layout.
         readers: dict[SSAValue, list[int]] = {}
         annotated: dict[tuple[SSAValue, Sharding], tuple[int, int, Source]] = {}
-        for reader, value, src, dst in self.copies:
+        copies = [c for c in self.copies if c[0] not in self.entry]  # a loop's carries: its results
+        for reader, value, src, dst in copies:
             readers.setdefault(value, []).append(index[reader])
             if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
                 start, end, _ = annotated.get((value, dst), (index[reader], 0, src))
                 annotated[(value, dst)] = (start, max(end, dies[reader.result]), src)
         for later in readers.values():
             later.sort()
-        for reader, value, src, dst in self.copies:
+        for reader, value, src, dst in copies:
             if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
                 continue
             later = readers[value]
@@ -361,6 +424,12 @@ class _Planner:
         for (value, dst), (start, end, src) in annotated.items():
             first = bisect_left(at, start)
             self._add_copy(points[first : max(first + 1, bisect_right(at, end))], value, src, dst)
+        for r, k in aliases.items():  # a read-only carry: the operand, or its copy
+            loop = r.owner
+            v = loop.operands[k]  # type: ignore[union-attr]
+            first = bisect_left(at, self.entry[loop])  # type: ignore[index]
+            end = bisect_right(at, dies[r])
+            self._add_copy(points[first : max(first + 1, end)], v, self.sources[v], self.sources[r])
         return points
 
     def _last_read(
@@ -370,18 +439,68 @@ class _Planner:
         dies: dict[SSAValue, int],
         index: dict[Operation, int],
     ) -> int:
-        """The index of `value`'s last reader in `layout` (None: in any): a use in a
-        region counts at the op of this block holding it; a `shard.shard` that keeps
-        `layout` reads it as long as the annotation's result is read, and one that lays
-        it out anew only where it runs, its copy living on in its place."""
-        ends = [index[value.owner]]  # type: ignore[index]
+        """The index of `value`'s last reader in `layout` (None: in any) (`_read_at`); a
+        `shard.shard` that keeps `layout` reads it as long as the annotation's result is
+        read, and one that lays it out anew only where it runs, its copy living on in
+        its place."""
+        ends = [self._birth(value, index)]
         for use in value.uses:
             op = use.operation
-            ends.append(index[self.block.find_ancestor_op_in_block(op)])  # type: ignore[index]
+            ends.append(self._read_at(value, op, index))
+            if op in self.entry and use.index in self._read_only(op):  # type: ignore[arg-type]
+                ends.append(dies[op.results[use.index]])  # its result is this buffer
             if isinstance(op, ShardOp) and op in index:
                 if layout is None or layout == self.sources[op.result]:
                     ends.append(dies[op.result])
         return max(ends)
+
+    def _birth(self, value: SSAValue, index: dict[Operation, int]) -> int:
+        """Where `value` comes to be: its op; a loop's result at the loop's entry (it is
+        the loop's carry, live through every trip); a region's argument at its first op."""
+        owner = value.owner
+        if isinstance(owner, Block):
+            loop = owner.parent_op()
+            return 0 if owner is self.block or loop is None else self.entry[loop]  # type: ignore[index]
+        return self.entry[owner] if owner in self.entry else index[owner]  # type: ignore[index]
+
+    def _read_at(self, value: SSAValue, reader: Operation, index: dict[Operation, int]) -> int:
+        """Where `reader` reads `value`: a use in a region counts at the op of `value`'s
+        block that holds it (a loop reads what it captures through every trip), and a
+        loop reads its operands just before its entry (they become its carries)."""
+        block = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
+        assert block is not None
+        holder = block.find_ancestor_op_in_block(reader)
+        assert holder is not None
+        if holder is reader and reader in self.entry:
+            return max(0, self.entry[reader] - 1)  # type: ignore[index]
+        return index[holder]
+
+    def _read_only(self, loop: hlo.WhileOp) -> list[int]:
+        """The carries `loop`'s body yields unchanged: as XLA does, the loop holds them in
+        their operand's buffer (where the layouts agree), which lives until the
+        result's last reader."""
+        body = loop.body.block
+        assert body.last_op is not None
+        return [
+            k
+            for k, v in enumerate(body.last_op.operands)
+            if self._annotated(v) is body.args[k] and is_tensor(v)
+        ]
+
+    def _in_place(self, dies: dict[SSAValue, int], index: dict[Operation, int]) -> set[SSAValue]:
+        """The values a loop's body yields into their carry's buffer, so that they hold no
+        buffer of their own: made in the body after its argument for that carry was
+        last read (a `dynamic_update_slice` of a stacked carry, `h = f(h)`)."""
+        found: set[SSAValue] = set()
+        for loop in self.entry:
+            body = loop.body.block
+            assert body.last_op is not None
+            for arg, v in zip(body.args, body.last_op.operands, strict=True):
+                v = self._annotated(v)
+                if isinstance(v, OpResult) and v.owner.parent_block() is body:
+                    if self._last_read(arg, None, dies, index) <= index[v.owner]:
+                        found.add(v)
+        return found
 
     def _deaths(
         self, value: SSAValue, dies: dict[SSAValue, int], index: dict[Operation, int]
@@ -398,14 +517,15 @@ class _Planner:
 
     def _returned(self) -> list[SSAValue]:
         """The values the function returns, each through the annotations it is read by."""
-        found = []
         terminator = self.block.last_op
-        for value in terminator.operands if terminator is not None else ():
-            while value not in self.sizes and isinstance(value.owner, ShardOp):
-                value = value.owner.src
-            if value in self.sizes:
-                found.append(value)
-        return found
+        found = map(self._annotated, terminator.operands if terminator is not None else ())
+        return [value for value in found if value in self.sizes]
+
+    def _annotated(self, value: SSAValue) -> SSAValue:
+        """The value that `value`, the result of a chain of annotations, annotates."""
+        while value not in self.sizes and isinstance(value.owner, ShardOp):
+            value = value.owner.src
+        return value
 
     def _add_copy(
         self, points: list[MemoryPoint], value: SSAValue, src: Source, dst: Source
@@ -526,7 +646,7 @@ class _Planner:
         seconds = flops / H100_COMPUTE.flops
         for a, option in enumerate(options):
             split = prod(self.grid.shape[axis] for axes in option.loop_axes for axis in axes)
-            self.problem.linear[group][a] += seconds / split
+            self.problem.linear[group][a] += self.weight * seconds / split
 
     def repeats(self) -> list[int]:
         """Each group's representative after tying the decisions of recurring runs of
@@ -590,7 +710,10 @@ class _Planner:
             if isinstance(src := self.sources.get(arg), _Var):
                 described[src.group].append((arg.type, src.layouts))
         for op, (group, options, _) in self.options.items():
-            described[group].append((signatures[index[op]], tuple(options)))
+            i = index.get(op)
+            described[group].append(
+                (_signature(op) if i is None else signatures[i], tuple(options))
+            )
         return described
 
     def decision(self, op: Operation, rule: ShardingRule) -> tuple[int, list[ShardingOption]]:
@@ -659,7 +782,7 @@ class _Planner:
         """The reshard of `value` from `src` to `dst` for `reader`, into the problem's
         costs (and its copy into the memory points, `memory_points`)."""
         self.copies.append((reader, value, src, dst))
-        spread = _spread(src, dst, lambda s, d: self.cost(value, s, d))
+        spread = _spread(src, dst, lambda s, d: self.weight * self.cost(value, s, d))
         if isinstance(spread, Pair):
             self.problem.add_pair(*spread)
         elif isinstance(spread, tuple):
@@ -698,28 +821,52 @@ class _Planner:
         rewriter = Rewriter()
         held: dict[SSAValue, Sharding] = {}
         """The layout each value is in, as `shard-partition` will see it."""
+        self.write_arguments(self.block, choice, held, rewriter)
+        self.write_block(self.block, choice, held, rewriter)
+
+    def write_arguments(
+        self, block: Block, choice: list[int], held: dict[SSAValue, Sharding], rewriter: Rewriter
+    ) -> None:
+        """A result annotation on each of `block`'s arguments whose layout was decided:
+        the function's, and a loop body's (where `shard-partition` reads its carry's)."""
         args: list[Operation] = []
-        for arg in self.block.args:
-            if isinstance(source := self.sources.get(arg), _Var):
+        for arg in block.args:
+            if is_tensor(arg) and result_annotation(arg) is None:
+                source = self.sources.get(arg)
+                if source is None or (block is self.block and not isinstance(source, _Var)):
+                    continue
                 s = self.layout(source, choice)
                 sharding, shard = annotation(arg, s, False)
                 arg.replace_uses_with_if(shard.result, lambda u, new=shard: u.operation is not new)
                 args += (sharding, shard)
-                held[shard.result] = s
-        for op in list(self.block.ops):
+                held[arg] = held[shard.result] = s
+        if args:
+            rewriter.insert_op(args, InsertPoint.at_start(block))
+
+    def write_block(
+        self, block: Block, choice: list[int], held: dict[SSAValue, Sharding], rewriter: Rewriter
+    ) -> None:
+        for op in list(block.ops):
             if isinstance(op, ShardOp) and op in self.user_shards:
                 held[op.result] = sharding_of(op.sharding, op)
             elif op in self.options:
                 self.write_op(op, choice, held, rewriter)
-            elif op.has_trait(IsTerminator):
+            elif isinstance(op, hlo.WhileOp):
+                self.write_arguments(op.body.block, choice, held, rewriter)
+                for region in op.regions:
+                    self.write_block(region.block, choice, held, rewriter)
+                for r in reversed(op.results):  # each is written just after the loop
+                    if is_tensor(r):
+                        self.write_result(
+                            op, r, self.layout(self.sources[r], choice), held, rewriter
+                        )
+            elif op.has_trait(IsTerminator) and block is self.block:
                 for i, v in enumerate(op.operands):
                     s = held.get(v)
                     if s is not None and s.is_partial and v.owner not in self.user_shards:
                         sharding, shard = annotation(v, without_partial(s), True)
                         rewriter.insert_op((sharding, shard), InsertPoint.before(op))
                         op.operands[i] = shard.result
-        if args:
-            rewriter.insert_op(args, InsertPoint.at_start(self.block))
 
     def write_op(
         self, op: Operation, choice: list[int], held: dict[SSAValue, Sharding], rewriter: Rewriter
@@ -733,28 +880,41 @@ class _Planner:
                 rewriter.insert_op((sharding, shard), InsertPoint.before(op))
                 op.operands[i] = shard.result
         for j, r in enumerate(op.results):
-            if not is_tensor(r):
-                continue
-            s = result_sharding(rule, option, j)
-            readers = [self.block.find_ancestor_op_in_block(u.operation) for u in r.uses]
-            same = [  # the user's own annotation, where it comes before every other reader
-                u.operation
-                for u in r.uses
-                if u.operation in self.user_shards
-                and is_result_annotation(u.operation)
-                and sharding_of(u.operation.sharding, u.operation) == s
-                and all(
-                    other is u.operation or u.operation.is_before_in_block(other)  # type: ignore[arg-type]
-                    for other in readers
-                )
-            ]
-            if same:
-                target = same[0]
-            else:
-                sharding, target = annotation(r, s, False)
-                rewriter.insert_op((sharding, target), InsertPoint.after(op))
-            r.replace_uses_with_if(target.result, lambda u, t=target: u.operation is not t)
-            held[r] = held[target.result] = s
+            if is_tensor(r):
+                self.write_result(op, r, result_sharding(rule, option, j), held, rewriter)
+
+    def write_result(
+        self,
+        op: Operation,
+        r: SSAValue,
+        s: Sharding,
+        held: dict[SSAValue, Sharding],
+        rewriter: Rewriter,
+    ) -> None:
+        """`op`'s result `r` annotated as laid out `s`: by the user's own annotation,
+        where it comes before every other reader, else by a new one."""
+        block = op.parent_block()
+        assert block is not None
+        readers = [block.find_ancestor_op_in_block(u.operation) for u in r.uses]
+        same = [
+            u.operation
+            for u in r.uses
+            if u.operation in self.user_shards
+            and u.operation.parent_block() is block
+            and is_result_annotation(u.operation)
+            and sharding_of(u.operation.sharding, u.operation) == s
+            and all(
+                other is u.operation or u.operation.is_before_in_block(other)  # type: ignore[arg-type]
+                for other in readers
+            )
+        ]
+        if same:
+            target = same[0]
+        else:
+            sharding, target = annotation(r, s, False)
+            rewriter.insert_op((sharding, target), InsertPoint.after(op))
+        r.replace_uses_with_if(target.result, lambda u, t=target: u.operation is not t)
+        held[r] = held[target.result] = s
 
 
 @dataclass(frozen=True)
