@@ -53,6 +53,28 @@ def test_a_plan_xla_lays_out_over_the_limit_is_made_again(monkeypatch) -> None:
     assert all(isinstance(s, NamedSharding) for s in lowered.in_shardings)
 
 
+def test_a_scanned_model_is_planned_inside_its_loops() -> None:
+    """A `lax.scan` train step given only its batch, at a quarter of what replication
+    holds: the stacked weights are split where they arrive and inside both loops (the
+    plan holds XLA's memory under the limit), and the numbers are jax.jit's. Before
+    loops were planned, every plan held the loops' carries whole: no plan fit."""
+    program = PROGRAMS["scanned_mlp_train_step"](MESH)
+    limit = _replicated(program) // 4
+    lowered = xshard.jit(
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        time_limit=5,
+    ).lower(*program.args)
+    compiled = lowered.compile()
+    assert Memory.of(compiled).total <= limit
+    stacks = jax.tree.leaves(lowered.in_shardings)[:2]
+    assert all(any(s.spec) for s in stacks), [s.spec for s in stacks]
+    want = program.jitted()(*program.args)
+    assert max_error(compiled(*program.args), want) < 1e-5
+
+
 def _fake(totals: dict[int, int], none_below: int):
     """A stand-in for `lower`'s plan maker: the ask -> XLA's total for that plan;
     asks under `none_below` leave the model no plan."""
