@@ -4,6 +4,9 @@ model predicts it, and its numbers are `jax.jit`'s."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 from types import SimpleNamespace
 
 import jax
@@ -13,10 +16,14 @@ from jax.sharding import PartitionSpec as P
 
 import xshard
 import xshard.jax.sharded_jit as sharded_jit
+from xshard.context import xshard_context
+from xshard.diagnostics import LocatingParser
 from xshard.jax import BridgeError
 from xshard.jax.memory import Memory
 from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
 from xshard.testing.jit_comparison import max_error
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.spmd_pipeline import SpmdPipelinePass, import_passes
 
 MESH = mesh_2x4()
 
@@ -73,6 +80,29 @@ def test_a_scanned_model_is_planned_inside_its_loops() -> None:
     assert all(any(s.spec) for s in stacks), [s.spec for s in stacks]
     want = program.jitted()(*program.args)
     assert max_error(compiled(*program.args), want) < 1e-5
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_memory_model_predicts_xla_within_a_quarter(name: str) -> None:
+    """The peak the model predicts for a real program's hand plan (its shardings,
+    propagated as `xshard.jit` propagates them) is within 25% of XLA's
+    `memory_analysis()` of the compiled plan."""
+    program = PROGRAMS[name](MESH)
+    ctx = xshard_context()
+    text = program.jitted().lower(*program.args).as_text()
+    module = LocatingParser(ctx, text, name).parse_module()
+    for phase in (*import_passes(), *SpmdPipelinePass().layout_passes()):
+        phase.apply(ctx, module)
+    report = io.StringIO()
+    with contextlib.redirect_stderr(report):
+        AutoShardingPass(report=True).apply(ctx, module)
+    found = re.search(r"(\d+) bytes per device", report.getvalue())
+    assert found is not None, report.getvalue()
+    hand = xshard.jit(
+        program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
+    )
+    measured = Memory.of(hand.lower(*program.args).compile()).total
+    assert 0.75 <= int(found.group(1)) / measured <= 1.25, (found.group(1), measured)
 
 
 def _fake(totals: dict[int, int], none_below: int):

@@ -376,9 +376,12 @@ class _Planner:
             elif value in outputs or value in in_place or value in aliases or self._fused(value):
                 continue
             else:
-                born.setdefault(self._birth(value, index), []).append(value)
                 deaths[value] = self._deaths(value, dies, index)
-                ending.update(deaths[value])
+        for value in self._hosted(deaths, returned, index, last):
+            del deaths[value]
+        for value, ends in deaths.items():
+            born.setdefault(self._birth(value, index), []).append(value)
+            ending.update(ends)
         points: list[MemoryPoint] = []
         at: list[int] = []
         dead_at: dict[int, list[tuple[SSAValue, list[bool] | None]]] = {}
@@ -431,6 +434,51 @@ class _Planner:
             end = bisect_right(at, dies[r])
             self._add_copy(points[first : max(first + 1, end)], v, self.sources[v], self.sources[r])
         return points
+
+    def _hosted(
+        self,
+        deaths: dict[SSAValue, list[int]],
+        returned: list[SSAValue],
+        index: dict[Operation, int],
+        last: int,
+    ) -> set[SSAValue]:
+        """The values XLA lays into a returned value's buffer before that value is made,
+        which hold nothing beside it. XLA's buffer assignment gives each returned value
+        its own buffer for the whole call, then tries each other value, largest first,
+        in the smallest such buffer that holds it and that nothing holds while the value
+        lives (a scanned model's stacked residuals go into the buffers of the updated
+        stacked weights). A value is laid in only where it fits whatever the plan: its
+        largest layout within the returned value's smallest."""
+        terminator = self.block.last_op
+        assert terminator is not None
+        hosts = sorted(
+            (
+                (self._pinned(v, min), [(self._birth(self._annotated(v), index), last)])
+                for v in terminator.operands
+                if self._annotated(v) in returned and not isinstance(v.owner, Block)
+            ),
+            key=lambda h: h[0],
+        )
+        found: set[SSAValue] = set()
+        for value in sorted(deaths, key=lambda v: -self._pinned(v, max)):
+            start, end = self._birth(value, index), max(deaths[value])
+            need = self._pinned(value, max)
+            for size, held in hosts:
+                if size >= need and all(end < a or b < start for a, b in held):
+                    held.append((start, end))
+                    found.add(value)
+                    break
+        return found
+
+    def _pinned(self, value: SSAValue, pick: Callable[[list[int]], int]) -> int:
+        """`value`'s bytes per device in the layout its result annotation (or, for a
+        returned value, the return's) gives it; else `pick` of its bytes under each
+        strategy."""
+        given = result_annotation(value) or value.owner
+        if isinstance(given, ShardOp) and isinstance(s := self.sources[given.result], Sharding):
+            return shard_bytes(shape_of(value), element_bytes(value.type), s, self.grid)  # type: ignore[arg-type]
+        size = self.sizes[self._annotated(value)]
+        return size if isinstance(size, int) else pick(size[1])
 
     def _last_read(
         self,
