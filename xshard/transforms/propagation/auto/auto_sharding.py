@@ -187,6 +187,17 @@ def _spread(
     return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
 
 
+def _slices(src: Sharding, dst: Sharding) -> bool:
+    """Whether `dst` only splits further what `src` splits (and may add partial axes):
+    each device slices what it holds, with no communication."""
+    if src.partial_axes or src.halo_sizes or src.sharded_dims_offsets:
+        return False
+    if dst.halo_sizes or dst.sharded_dims_offsets:
+        return False
+    rank = max(len(src.split_axes), len(dst.split_axes))
+    return all(dst.axes_of(d)[: len(src.axes_of(d))] == src.axes_of(d) for d in range(rank))
+
+
 def _readers(value: SSAValue) -> set[Operation]:
     """The ops reading `value`, through the `shard.shard` annotations it passes."""
     found: set[Operation] = set()
@@ -817,9 +828,7 @@ class _Planner:
             self.edge(ret, value, src, _Var(src.group, layouts))
 
     def cost(self, value: SSAValue, src: Sharding, dst: Sharding) -> float:
-        if src == dst or (
-            src.is_replicated and not dst.halo_sizes and not dst.sharded_dims_offsets
-        ):
+        if src == dst or _slices(src, dst):
             return 0.0  # nothing to do, or a local slice (and zeros, for a partial `dst`)
         key = (src, dst, value.type)
         if key not in self.costs:
