@@ -153,8 +153,10 @@ class _Buckets:
         )
 
     def size(self, op: Operation) -> int:
+        """The larger of what `op` reads and makes: a bucket holds both whole (an
+        all_gather's result is its group size times its input)."""
         assert isinstance(op, Combinable)
-        return tensor_bytes(op.input.type) or 0
+        return max(tensor_bytes(op.input.type) or 0, tensor_bytes(op.result.type) or 0)
 
     def combine(self, b: Builder, ops: Sequence[Operation]) -> list[SSAValue]:
         first = ops[0]

@@ -133,3 +133,20 @@ func.func @bounded(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>) -> (
   %2 = shard.reduce_scatter %c on @g grid_axes = [1] scatter_axis = 0 : tensor<8xf32> -> tensor<2xf32>
   func.return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2x4)
+// An all_gather counts its result against max-bytes, which the bucket holds whole:
+// 32 + 32 bytes fit in 64 (their inputs, 8 bytes each, would all fit), the third
+// starts a new bucket.
+// CHECK-LABEL: func.func @bounded_gathers
+// SMALL-LABEL: func.func @bounded_gathers
+// SMALL-COUNT-2: shard.all_gather
+// SMALL-NOT:     shard.all_gather
+func.func @bounded_gathers(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = shard.all_gather %a on @g grid_axes = [1] gather_axis = 0 : tensor<2xf32> -> tensor<8xf32>
+  %1 = shard.all_gather %b on @g grid_axes = [1] gather_axis = 0 : tensor<2xf32> -> tensor<8xf32>
+  %2 = shard.all_gather %c on @g grid_axes = [1] gather_axis = 0 : tensor<2xf32> -> tensor<8xf32>
+  func.return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
