@@ -242,6 +242,47 @@ def test_a_user_annotation_after_another_reader_is_not_read_before_it() -> None:
     assert run_module(parse(LATE_ANNOTATION), 4, auto_sharding=True).match
 
 
+ANNOTATED_IN_A_BRANCH = """shard.grid @g(shape = 4)
+func.func @main(%a0: tensor<2x4x4xf32>, %p: tensor<2xf32>) -> tensor<2x4x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:3 = stablehlo.while(%i = %c0, %h = %a0, %s = %a0) : tensor<i32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+  cond {
+    %n = stablehlo.constant dense<1> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %r = stablehlo.dynamic_slice %s, %i, %z, %z, sizes = [1, 4, 4] : (tensor<2x4x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x4x4xf32>
+    %m = stablehlo.reshape %r : (tensor<1x4x4xf32>) -> tensor<4x4xf32>
+    %d = stablehlo.dot_general %h, %m, contracting_dims = [2] x [0] : (tensor<2x4x4xf32>, tensor<4x4xf32>) -> tensor<2x4x4xf32>
+    %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %sum = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+    %gt = stablehlo.compare GT, %sum, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %k = stablehlo.convert %gt : (tensor<i1>) -> tensor<i32>
+    %b:2 = "stablehlo.case"(%k) ({
+      stablehlo.return %d, %d : tensor<2x4x4xf32>, tensor<2x4x4xf32>
+    }, {
+      %rep = shard.sharding @g split_axes = [[], [], []] : !shard.sharding
+      %d_s = shard.shard %d to %rep : tensor<2x4x4xf32>
+      stablehlo.return %d, %d_s : tensor<2x4x4xf32>, tensor<2x4x4xf32>
+    }) : (tensor<i32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>)
+    %t = stablehlo.tanh %b#1 : tensor<2x4x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i2, %t, %s : tensor<i32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+  }
+  func.return %w#1 : tensor<2x4x4xf32>
+}"""
+
+
+def test_a_loop_body_value_annotated_in_a_branch_is_planned() -> None:
+    """A value of a planned loop's body whose result annotation sits in a `case`
+    branch (a region auto-sharding leaves to shard-partition): the memory model reads
+    its layout from the body's ops alone. Found by the property's long profile (a
+    KeyError on the branch's annotation)."""
+    assert run_module(parse(ANNOTATED_IN_A_BRANCH), 4, auto_sharding=True).match
+
+
 def test_partial_sums_flow_unreduced() -> None:
     """A convolution's partial sum through pooling, select_and_scatter, pad and reverse:
     the plan carries it to the end and settles it once, the analytic minimum."""

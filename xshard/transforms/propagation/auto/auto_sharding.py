@@ -486,7 +486,7 @@ class _Planner:
         returned value, the return's) gives it; else `pick` of its bytes under each
         strategy."""
         given = result_annotation(value) or value.owner
-        if isinstance(given, ShardOp) and isinstance(s := self.sources[given.result], Sharding):
+        if isinstance(given, ShardOp) and isinstance(s := self.sources.get(given.result), Sharding):
             return shard_bytes(shape_of(value), element_bytes(value.type), s, self.grid)  # type: ignore[arg-type]
         size = self.sizes[self._annotated(value)]
         return size if isinstance(size, int) else pick(size[1])
