@@ -105,6 +105,19 @@ def test_the_memory_model_predicts_xla_within_a_quarter(name: str) -> None:
     assert 0.75 <= int(found.group(1)) / measured <= 1.25, (found.group(1), measured)
 
 
+def test_a_limit_with_no_mesh_is_refused_at_once() -> None:
+    """Nothing names a mesh: the program runs whole on one device, which no plan can
+    change, so a limit below what XLA holds it in is refused after one compile, not
+    after `FIT_ROUNDS` identical plans; a limit it meets compiles as usual."""
+    program = PROGRAMS["haiku_mlp_grad"](MESH)
+    whole = jax.jit(program.fn).lower(*program.args).compile()
+    held = Memory.of(whole).total
+    fits = xshard.jit(program.fn, auto_sharding=True, memory_limit=held).lower(*program.args)
+    assert Memory.of(fits.compile()).total <= held
+    with pytest.raises(BridgeError, match="runs whole on one device, where XLA holds it in"):
+        xshard.jit(program.fn, auto_sharding=True, memory_limit=held // 2).lower(*program.args)
+
+
 def _fake(totals: dict[int, int], none_below: int):
     """A stand-in for `lower`'s plan maker: the ask -> XLA's total for that plan;
     asks under `none_below` leave the model no plan."""

@@ -454,6 +454,8 @@ class Function:
         limit = self.options.get("memory_limit")
         if not self.options.get("auto_sharding") or limit is None:
             return lowered_with(self.options)
+        if mesh.devices.size == 1:
+            return _on_one_device(lowered_with(self.options), limit)
         return _fit_memory(lowered_with, self.options, limit)
 
     def _mesh(self, leaves: list[Any], jaxpr: Any) -> Mesh:
@@ -502,9 +504,7 @@ class Function:
         compile_cache.store(name, entry)
         return name, entry
 
-    def _run_pipeline(
-        self, text: str, mesh: Mesh, options: dict[str, Any]
-    ) -> compile_cache.Entry:
+    def _run_pipeline(self, text: str, mesh: Mesh, options: dict[str, Any]) -> compile_cache.Entry:
         """The pipeline on JAX's `text`: the per-device program and its boundary layouts."""
         ctx = xshard_context()
         where = f"<jax:{getattr(self.fn, '__name__', 'fn')}>"
@@ -516,9 +516,7 @@ class Function:
             for phase in phases[:first]:
                 phase.apply(ctx, module)
             _check_grid(module, mesh)
-            arg_layouts, result_layouts = partition_recording_boundary(
-                phases[first:], ctx, module
-            )
+            arg_layouts, result_layouts = partition_recording_boundary(phases[first:], ctx, module)
         except BAD_INPUT as err:
             raise BridgeError(
                 f"xshard cannot partition the program:\n{error_line(err, where)}"
@@ -578,6 +576,20 @@ def _fit_memory(
     if none is not None:
         message += f"; asked to fit in {none} bytes, auto-sharding found no plan: {reason}"
     raise BridgeError(message)
+
+
+def _on_one_device(result: Lowered, limit: int) -> Lowered:
+    """A program with no mesh runs whole on one device, which no plan changes: it is
+    compiled once and refused where XLA holds it above `limit`."""
+    result.compiled = result.compile()
+    used = Memory.of(result.compiled).total
+    if used > limit:
+        raise BridgeError(
+            f"memory-limit={limit} bytes per device is not met: no sharding, committed "
+            "argument, jax.set_mesh or shard_map names a mesh, so the program runs whole "
+            f"on one device, where XLA holds it in {used} bytes"
+        )
+    return result
 
 
 def _or_layouts(
