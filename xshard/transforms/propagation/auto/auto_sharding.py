@@ -28,6 +28,13 @@ decision and its arguments' are tied to the recurrence's, when they have the sam
 candidates. The ILP is solved on the tied groups (`ilp.coarsen`): optimal among plans
 that lay out repeated layers alike.
 
+A `stablehlo.while` is planned in place (`add_while`): each carry is one decision
+(its operand, region arguments, yield and result alike, as `shard-partition` lays a
+loop out), its regions' ops are decided once for every trip and their costs counted
+once per trip, and in the memory points its regions run once, in place of the loop.
+A value dead before a returned value is made may lie in that value's buffer, as XLA's
+buffer assignment lays it (`_hosted`).
+
 The plan is written as `sharding-propagation` writes its annotations, so
 `shard-partition` follows it: a result annotation on every argument and op result,
 and an `annotate_for_users` annotation wherever a user wants another layout (a
