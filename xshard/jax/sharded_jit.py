@@ -548,9 +548,12 @@ def _fit_memory(
     Where XLA's buffers come out above the limit (its schedule, fusion and collective
     buffers differ from the model's), the model is asked again for less: the last ask
     scaled by limit / measured, or, once an ask has left the model no plan, the middle
-    of that ask and the smallest one measured over; up to `FIT_ROUNDS` plans."""
+    of that ask and the smallest one measured over; up to `FIT_ROUNDS` plans. Where
+    XLA's figure is unchanged (the model gave the same plan: its own peak lies below
+    the ask), the step down doubles, at least 1/64 of the limit."""
     asked, over, none = limit, None, None
     measured: list[int] = []
+    step = 0
     for _ in range(FIT_ROUNDS):
         try:
             result = lowered_with({**options, "memory_limit": asked})
@@ -566,7 +569,14 @@ def _fit_memory(
             measured.append(used)
             over = asked
         assert over is not None
-        asked = over * limit // measured[-1] if none is None else (none + over) // 2
+        if none is not None:
+            asked = (none + over) // 2
+        elif len(measured) > 1 and measured[-1] == measured[-2]:
+            step = max(2 * step, limit // 64)
+            asked = over - step
+        else:
+            step = over - over * limit // measured[-1]
+            asked = over - step
         if none is not None and over - none <= 1:
             break
     message = (
