@@ -151,12 +151,15 @@ def test_asks_shrink_by_the_measured_excess_then_bisect() -> None:
 
 
 def test_asks_that_leave_the_plan_unchanged_step_down_faster() -> None:
-    """XLA's figure is the same for two asks (the model's own peak lies below both): the
-    step down doubles (at least 1/64 of the limit) until the plan changes."""
-    lowered_with, asked = _fake({950: 1050, 0: 900}, none_below=0)
+    """XLA's figure does not come down between two asks (the model's own peak lies below
+    both): the step down doubles (at least 1/64 of the limit) until it does."""
+    lowered_with, asked = _fake({950: 1050, 900: 1060, 0: 900}, none_below=0)
     result = sharded_jit._fit_memory(lowered_with, {}, 1000)
     assert asked == [1000, 952, 856]
     assert Memory.of(result.compiled).total == 900
+    lowered_with, asked = _fake({950: 1050, 900: 1060, 800: 1055, 0: 900}, none_below=0)
+    sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 952, 856, 664]
 
 
 def test_a_limit_no_plan_meets_is_refused_with_every_measurement() -> None:

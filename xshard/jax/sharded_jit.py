@@ -549,8 +549,9 @@ def _fit_memory(
     buffers differ from the model's), the model is asked again for less: the last ask
     scaled by limit / measured, or, once an ask has left the model no plan, the middle
     of that ask and the smallest one measured over; up to `FIT_ROUNDS` plans. Where
-    XLA's figure is unchanged (the model gave the same plan: its own peak lies below
-    the ask), the step down doubles, at least 1/64 of the limit."""
+    XLA's figure did not come down (the model gave the same plan, or one no smaller:
+    its own peak lies below the ask), the step down doubles, at least 1/64 of the
+    limit."""
     asked, over, none = limit, None, None
     measured: list[int] = []
     step = 0
@@ -571,7 +572,7 @@ def _fit_memory(
         assert over is not None
         if none is not None:
             asked = (none + over) // 2
-        elif len(measured) > 1 and measured[-1] == measured[-2]:
+        elif len(measured) > 1 and measured[-1] >= measured[-2]:
             step = max(2 * step, limit // 64)
             asked = over - step
         else:
