@@ -535,7 +535,7 @@ class Function:
         )
 
 
-FIT_ROUNDS = 5
+FIT_ROUNDS = 8
 """How many plans `_fit_memory` makes before it gives up on a memory limit."""
 
 
