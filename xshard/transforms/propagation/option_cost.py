@@ -43,8 +43,9 @@ class Known:
     """Whether the layout may still grow (only propagation has open values)."""
 
 
-def _grows(have: Sharding, want: Sharding) -> bool:
-    """`want` only splits `have`'s dims further: an open value can take it for free."""
+def splits_further(have: Sharding, want: Sharding) -> bool:
+    """`want` only splits `have`'s dims further (neither partial): an open value can take
+    it for free, and a value held as `have` is sliced into `want` with no communication."""
     if want.partial_axes or have.partial_axes:
         return False
     rank = max(len(have.split_axes), len(want.split_axes))
@@ -83,7 +84,7 @@ def assignment_cost(
     for i, v in enumerate(op.operands):
         want = operand_layout(rule, option, i, v)
         k = known(v)
-        if want is None or k is None or (k.open and _grows(k.layout, want)):
+        if want is None or k is None or (k.open and splits_further(k.layout, want)):
             continue
         total += reshard_time(model, k.layout, want, v, grid)
     for j, r in enumerate(op.results):
@@ -91,7 +92,7 @@ def assignment_cost(
             continue
         produced = result_sharding(rule, option, j)
         k = known(r)
-        if k is None or (k.open and _grows(k.layout, produced)):
+        if k is None or (k.open and splits_further(k.layout, produced)):
             continue
         total += reshard_time(model, produced, k.layout, r, grid)
     return total

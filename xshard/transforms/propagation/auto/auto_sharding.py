@@ -108,7 +108,7 @@ from xshard.transforms.propagation.auto.strategies import (
     shape_of,
     value_layouts,
 )
-from xshard.transforms.propagation.option_cost import reshard_time
+from xshard.transforms.propagation.option_cost import reshard_time, splits_further
 from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
 
 if TYPE_CHECKING:
@@ -197,12 +197,9 @@ def _spread(
 def _slices(src: Sharding, dst: Sharding) -> bool:
     """Whether `dst` only splits further what `src` splits (and may add partial axes):
     each device slices what it holds, with no communication."""
-    if src.partial_axes or src.halo_sizes or src.sharded_dims_offsets:
+    if src.halo_sizes or src.sharded_dims_offsets or dst.halo_sizes or dst.sharded_dims_offsets:
         return False
-    if dst.halo_sizes or dst.sharded_dims_offsets:
-        return False
-    rank = max(len(src.split_axes), len(dst.split_axes))
-    return all(dst.axes_of(d)[: len(src.axes_of(d))] == src.axes_of(d) for d in range(rank))
+    return splits_further(src, without_partial(dst))
 
 
 def _readers(value: SSAValue) -> set[Operation]:
@@ -272,6 +269,10 @@ class _Planner:
         """The ops in the order they run, a loop's regions once, before the loop op."""
         self.entry: dict[hlo.WhileOp, int] = {}
         """Each loop's first op in `order`."""
+        self.read_only: dict[hlo.WhileOp, set[int]] = {}
+        """Each loop's carries its body yields unchanged: as XLA does, the loop holds them
+        in their operand's buffer (where the layouts agree), which lives until the
+        result's last reader."""
         self.weight = 1.0
         """How many times the ops being added run: a loop's trips, within its regions."""
 
@@ -361,6 +362,11 @@ class _Planner:
         for r, slot in zip(op.results, slots, strict=True):
             if is_tensor(r):
                 self.add_value(r, slot)
+        self.read_only[op] = {
+            k
+            for k, v in enumerate(terminator.operands)
+            if is_tensor(v) and self._annotated(v) is body.args[k]
+        }
 
     def memory_points(self) -> list[MemoryPoint]:
         """The bytes live while each op runs that may be the peak: its operands and
@@ -387,7 +393,7 @@ class _Planner:
         deaths: dict[SSAValue, list[int]] = {}
         """Per value, its last reader's index under each strategy of its group."""
         in_place = self._in_place(dies, index)
-        aliases = {loop.results[k]: k for loop in self.entry for k in self._read_only(loop)}
+        aliases = {loop.results[k]: k for loop, carries in self.read_only.items() for k in carries}
         for value in self.sizes:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
@@ -477,10 +483,10 @@ class _Planner:
             ),
             key=lambda h: h[0],
         )
+        needs = {value: self._pinned(value, max) for value in deaths}
         found: set[SSAValue] = set()
-        for value in sorted(deaths, key=lambda v: -self._pinned(v, max)):
-            start, end = self._birth(value, index), max(deaths[value])
-            need = self._pinned(value, max)
+        for value in sorted(deaths, key=lambda v: -needs[v]):
+            start, end, need = self._birth(value, index), max(deaths[value]), needs[value]
             for size, held in hosts:
                 if size >= need and all(end < a or b < start for a, b in held):
                     held.append((start, end))
@@ -513,7 +519,7 @@ class _Planner:
         for use in value.uses:
             op = use.operation
             ends.append(self._read_at(value, op, index))
-            if op in self.entry and use.index in self._read_only(op):  # type: ignore[arg-type]
+            if op in self.read_only and use.index in self.read_only[op]:  # type: ignore[index]
                 ends.append(dies[op.results[use.index]])  # its result is this buffer
             if isinstance(op, ShardOp) and op in index:
                 if layout is None or layout == self.sources[op.result]:
@@ -540,18 +546,6 @@ class _Planner:
         if holder is reader and reader in self.entry:
             return max(0, self.entry[reader] - 1)  # type: ignore[index]
         return index[holder]
-
-    def _read_only(self, loop: hlo.WhileOp) -> list[int]:
-        """The carries `loop`'s body yields unchanged: as XLA does, the loop holds them in
-        their operand's buffer (where the layouts agree), which lives until the
-        result's last reader."""
-        body = loop.body.block
-        assert body.last_op is not None
-        return [
-            k
-            for k, v in enumerate(body.last_op.operands)
-            if self._annotated(v) is body.args[k] and is_tensor(v)
-        ]
 
     def _in_place(self, dies: dict[SSAValue, int], index: dict[Operation, int]) -> set[SSAValue]:
         """The values a loop's body yields into their carry's buffer, so that they hold no
