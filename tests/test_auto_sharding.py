@@ -31,7 +31,9 @@ from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.auto import ilp
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.buckets import independent_classes
 from xshard.transforms.propagation.auto.ilp import (
+    Bucket,
     Infeasible,
     MemoryPoint,
     Problem,
@@ -382,8 +384,9 @@ def test_a_solve_out_of_time_gives_its_start_and_its_gap(monkeypatch: pytest.Mon
 @st.composite
 def problems(draw: st.DrawFn) -> Problem:
     """Up to 4 groups of up to 4 strategies, pair costs whose rows and columns repeat
-    (strategies laying the values out alike) with forbidden entries, and memory points
-    with terms and pair sizes, under a limit or none."""
+    (strategies laying the values out alike) with forbidden entries, memory points
+    with terms and pair sizes, under a limit or none, and buckets whose latency
+    strategies and pairs of strategies share."""
     p = Problem()
     sizes = draw(st.lists(st.integers(1, 4), min_size=2, max_size=4))
     cost = st.sampled_from([0.0, 1.0, 2.0, 5.0, inf])
@@ -419,6 +422,22 @@ def problems(draw: st.DrawFn) -> Problem:
                 )
         p.points.append(point)
     p.limit = draw(st.integers(5, 60)) if draw(st.integers(0, 3)) else None
+    for _ in range(draw(st.integers(0, 2))):
+        bucket = Bucket(draw(st.sampled_from([0.5, 2.0, 4.0])))
+        for g, n in enumerate(sizes):
+            if draw(st.booleans()):
+                bucket.terms[g] = set(draw(st.lists(st.integers(0, n - 1), max_size=n)))
+        for g, h in chosen:
+            if draw(st.booleans()):
+                runs = draw(
+                    st.lists(
+                        st.integers(0, 1),
+                        min_size=sizes[g] * sizes[h],
+                        max_size=sizes[g] * sizes[h],
+                    )
+                )
+                bucket.add_pair(g, h, np.array(runs, dtype=float).reshape(sizes[g], sizes[h]))
+        p.buckets.append(bucket)
     return p
 
 
@@ -504,6 +523,30 @@ def test_a_coarsened_plan_costs_and_holds_what_it_does_uncoarsened(
         spread = [plan[back[g]] for g in range(len(p.linear))]
         assert plan_cost(coarse, list(plan)) == pytest.approx(plan_cost(p, spread))
         assert coarse.peak(list(plan)) == p.peak(spread)
+
+
+INDEPENDENT = """func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: tensor<8x8xf32>)
+    -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %a = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0]
+    : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %b = stablehlo.dot_general %x, %v, contracting_dims = [1] x [0]
+    : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %c = stablehlo.add %a, %b : tensor<8x8xf32>
+  %d = stablehlo.tanh %c : tensor<8x8xf32>
+  func.return %a, %b, %d : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}"""
+
+
+def test_edges_whose_all_reduces_xla_may_combine_share_a_class() -> None:
+    """`%a` and `%b` read by the add, and returned, are independent whatever their
+    layouts: one class, one latency if they arrive partial. `%c` read by the tanh
+    follows the add, which reads `%a`: a class of its own; and `%d` returned follows
+    both."""
+    block = entry(parse(INDEPENDENT)).body.block
+    a, b, c, d = (op.results[0] for op in list(block.ops)[:4])
+    add, tanh, ret = list(block.ops)[2:]
+    edges = [(add, a), (add, b), (tanh, c), (ret, a), (ret, b), (ret, d)]
+    assert independent_classes(block, edges) == [0, 0, 1, 0, 0, 2]
 
 
 def test_user_annotations_are_kept() -> None:

@@ -153,6 +153,11 @@ class CostModel:
             return 0.0
         return _time(kind, operand_bytes, n, [self.link(a) for a in axes])
 
+    def collective_latency(self, kind: Kind, axes: Sequence[int], grid: Grid) -> float:
+        """The part of `collective_time` that does not grow with the bytes: the steps'
+        latency, which collectives combined into one pay once."""
+        return self.collective_time(kind, 0, axes, grid)
+
     def group_time(self, kind: Kind, operand_bytes: float, n: int) -> float:
         """Seconds for a collective over a group of `n` devices on the default link: the
         price of a collective read from a compiled program, whose grid axes are gone."""

@@ -5,8 +5,10 @@ a sharding model is a decision among its candidate options (`strategies.py`), ea
 argument a decision among its layouts; `shard.shard` ops the user wrote, and ops with a
 `shard.sharding_option`, are fixed and never changed. An edge from a value to a user
 costs `CostModel.reshard_time` from the layout the producer's choice gives to the
-layout the user's choice wants (a pair with no reshard is forbidden); a returned value
-left partial costs its settling; and each op costs its compute, its iteration space
+layout the user's choice wants (a pair with no reshard is forbidden), its all_reduces
+sharing one latency with those of independent edges that XLA combines with them
+(`buckets.py`); a returned value left partial costs its settling; and each op costs
+its compute, its iteration space
 (twice that with a reduction: a multiply-add) over the devices its option splits it
 across, at `H100_COMPUTE`'s flop rate (beside `NVLINK` links), so that of two plans
 moving the same bytes the one that divides the work wins, as in Alpa. The program
@@ -92,7 +94,14 @@ from xshard.sharding.grid import Grid
 from xshard.sharding.overlap_cost import H100_COMPUTE
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
+from xshard.transforms.propagation.auto.buckets import (
+    Key,
+    Priced,
+    independent_classes,
+    price,
+)
 from xshard.transforms.propagation.auto.ilp import (
+    Bucket,
     Infeasible,
     MemoryPoint,
     Problem,
@@ -108,12 +117,15 @@ from xshard.transforms.propagation.auto.strategies import (
     shape_of,
     value_layouts,
 )
-from xshard.transforms.propagation.option_cost import reshard_time, splits_further
+from xshard.transforms.propagation.option_cost import splits_further
 from xshard.transforms.propagation.sharding_propagation import needs_model, rule_of
 
 if TYPE_CHECKING:
     import numpy as np
 
+
+FREE = Priced(0.0)
+"""A reshard with nothing to do, or only slicing."""
 
 MIN_RUN = 8
 """The fewest ops in a row that recur alike for `repeats` to tie their decisions."""
@@ -275,6 +287,9 @@ class _Planner:
         result's last reader."""
         self.weight = 1.0
         """How many times the ops being added run: a loop's trips, within its regions."""
+        self.bucketed: list[tuple[Operation, SSAValue, Source, Source, Key, float]] = []
+        """Each edge that may run an all_reduce, with its bucket key and its weight: the
+        buckets are made once every edge is known (`add_buckets`)."""
 
     # ------------------------------------------------------------------ the problem
 
@@ -291,6 +306,7 @@ class _Planner:
         for value in list(self.deferred):  # read by no op
             self.source(value)
         self.problem.points = self.memory_points()
+        self.add_buckets()
 
     def add_block(self, block: Block) -> None:
         """`block`'s ops, in order, into the problem and into `order`."""
@@ -828,19 +844,66 @@ class _Planner:
             layouts = tuple(map(without_partial, src.layouts))
             self.edge(ret, value, src, _Var(src.group, layouts))
 
-    def cost(self, value: SSAValue, src: Sharding, dst: Sharding) -> float:
+    def price(self, value: SSAValue, src: Sharding, dst: Sharding) -> Priced:
         if src == dst or _slices(src, dst):
-            return 0.0  # nothing to do, or a local slice (and zeros, for a partial `dst`)
+            return FREE  # nothing to do, or a local slice (and zeros, for a partial `dst`)
         key = (src, dst, value.type)
         if key not in self.costs:
-            self.costs[key] = reshard_time(self.model, src, dst, value, self.grid)
+            self.costs[key] = price(self.model, src, dst, value, self.grid)
         return self.costs[key]
 
     def edge(self, reader: Operation, value: SSAValue, src: Source, dst: Source) -> None:
         """The reshard of `value` from `src` to `dst` for `reader`, into the problem's
-        costs (and its copy into the memory points, `memory_points`)."""
+        costs and buckets (and its copy into the memory points, `memory_points`)."""
         self.copies.append((reader, value, src, dst))
-        spread = _spread(src, dst, lambda s, d: self.weight * self.cost(value, s, d))
+        shared: set[Key] = set()
+
+        def seconds(s: Sharding, d: Sharding) -> float:
+            priced = self.price(value, s, d)
+            shared.update(priced.shared)
+            return self.weight * priced.seconds
+
+        self._add_cost(_spread(src, dst, seconds))
+        for key in shared:
+            self.bucketed.append((reader, value, src, dst, key, self.weight))
+
+    def add_buckets(self) -> None:
+        """Each class of a block's independent edges (`independent_classes`) that may
+        run an all_reduce of one key: one `Bucket`, its latency paid once."""
+        keyed: dict[tuple[Block | None, Key], list[int]] = {}
+        for k, (reader, _, _, _, key, _) in enumerate(self.bucketed):
+            keyed.setdefault((reader.parent_block(), key), []).append(k)
+        for (block, key), ks in keyed.items():
+            assert block is not None
+            classes = independent_classes(block, [self.bucketed[k][:2] for k in ks])
+            buckets: dict[int, Bucket] = {}
+            paid: set[int] = set()
+            for k, c in zip(ks, classes, strict=True):
+                reader, value, src, dst, _, weight = self.bucketed[k]
+                if c not in buckets:
+                    latency = self.model.collective_latency("all_reduce", key[0], self.grid)
+                    buckets[c] = Bucket(weight * latency)
+                if self._mark(buckets[c], value, src, dst, key):
+                    paid.add(c)
+            for c, bucket in buckets.items():
+                if c in paid:  # a fixed edge runs it, whatever the plan
+                    self.fixed_cost += bucket.latency
+                else:
+                    self.problem.buckets.append(bucket)
+
+    def _mark(self, bucket: Bucket, value: SSAValue, src: Source, dst: Source, key: Key) -> bool:
+        """Mark in `bucket` the choices under which the reshard of `value` from `src` to
+        `dst` runs an all_reduce of `key`; true where it runs one whatever the plan."""
+        runs = _spread(src, dst, lambda s, d: float(key in self.price(value, s, d).shared))
+        if isinstance(runs, Pair):
+            if runs.matrix.any():
+                bucket.add_pair(*runs)
+        elif isinstance(runs, tuple):
+            group, per = runs
+            bucket.terms.setdefault(group, set()).update(a for a, x in enumerate(per) if x)
+        return isinstance(runs, float) and runs > 0
+
+    def _add_cost(self, spread: float | tuple[int, list[float]] | Pair) -> None:
         if isinstance(spread, Pair):
             self.problem.add_pair(*spread)
         elif isinstance(spread, tuple):

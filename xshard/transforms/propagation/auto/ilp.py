@@ -12,6 +12,11 @@ values between the two groups out alike, are one class `u`, and `sum_w e_uw` equ
 the sum of their `s_ga` (so for `h`). The marginals are still one-hot once the `s` are
 integral, so `e_uw` is still the product, with as many variables as distinct layouts
 meet: on a 2x4 grid at 1/2 of replication, the transformer block's 57665 became 30040.
+
+A bucket (collectives the combiners make one) is a continuous `y` in [0, 1] costing
+its latency, at least each strategy of a group, and each pair's `e_uw`, that runs one
+of its collectives: `y` is 1 exactly where the plan runs any (the pair classes are
+made finer where needed, so that a class runs one or none).
 """
 
 from __future__ import annotations
@@ -75,16 +80,39 @@ class MemoryPoint:
 
 
 @dataclass
+class Bucket:
+    """Collectives that share one `latency` (seconds, paid once if any runs): group `g`
+    runs one under the strategies in `terms[g]`, groups `g` and `h` where
+    `pairs[(g, h)][a, b]` is 1."""
+
+    latency: float
+    terms: dict[int, set[int]] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+    def add_pair(self, g: int, h: int, runs: np.ndarray) -> None:
+        _accumulate(self.pairs, g, h, runs)
+        self.pairs[min(g, h), max(g, h)] = self.pairs[min(g, h), max(g, h)].clip(max=1)
+
+    def running(self, choice: list[int]) -> int:
+        """How many of its collectives `choice` runs."""
+        return sum(choice[g] in used for g, used in self.terms.items()) + sum(
+            int(m[choice[g], choice[h]]) for (g, h), m in self.pairs.items()
+        )
+
+
+@dataclass
 class Problem:
     """`linear[g][a]`: cost of strategy `a` of group `g` (inf: forbidden); `pairs[(g, h)]`:
     cost matrix over the strategies of `g` (rows) and `h` (columns), `g < h`;
     `points`: the bytes per device live at each point of the program that may be its
-    peak; `limit`: the most bytes per device at any of them."""
+    peak; `limit`: the most bytes per device at any of them; `buckets`: latencies
+    paid once for the collectives that share them."""
 
     linear: list[list[float]] = field(default_factory=list)
     pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     points: list[MemoryPoint] = field(default_factory=list)
     limit: int | None = None
+    buckets: list[Bucket] = field(default_factory=list)
 
     def add_group(self, size: int) -> int:
         self.linear.append([0.0] * size)
@@ -149,6 +177,8 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         if deadline is not None:  # time to check the last plan and measure its peak
             deadline -= 2 * (time.perf_counter() - checked) + HIGHS_OVERRUN
         start = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
+        if start is not None:
+            start = _improve(p, start, deadline)
         while choice is not None and over:
             model.add_points(over[:LAZY_POINTS])
             choice, found = model.mip(deadline, start)
@@ -213,6 +243,9 @@ class _Model:
         for point in p.points:
             for pair, sizes in point.pairs.items():
                 held.setdefault(pair, {})[sizes.tobytes()] = sizes
+        for bucket in p.buckets:  # (its marks split classes as sizes do)
+            for pair, runs in bucket.pairs.items():
+                held.setdefault(pair, {})[runs.tobytes()] = runs
         for g, h in p.pairs.keys() | held.keys():
             sizes = list(held.get((g, h), {}).values())
             m = p.pairs.get((g, h))
@@ -250,12 +283,31 @@ class _Model:
                     by_col[w].append((var, 1.0))
             rows += [*by_row.values(), *by_col.values()]
             sums += [0.0] * (len(by_row) + len(by_col))
+        bucket_rows = []
+        self.bucket_vars = len(cost)
+        """The first bucket's `y`; the others follow."""
+        for bucket in p.buckets:
+            y = len(cost)
+            cost.append(bucket.latency * SCALE)
+            upper.append(1.0)
+            for g, used in bucket.terms.items():
+                bucket_rows.append([*((int(self.offsets[g]) + a, 1.0) for a in used), (y, -1.0)])
+            for pair, runs in bucket.pairs.items():
+                first_row, first_col = self.firsts[pair]
+                running = [
+                    (var, 1.0)
+                    for (u, w), var in self.pair_vars.get(pair, {}).items()
+                    if runs[first_row[u], first_col[w]]
+                ]
+                bucket_rows.append([*running, (y, -1.0)])
         self.columns = len(cost)
         self.highs = highspy._Highs()  # (`Highs` prints a banner on stdout: xshard-opt's output)
         self.highs.setOptionValue("output_flag", False)
         self.highs.addVars(len(cost), np.zeros(len(cost)), np.array(upper))
         self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), np.array(cost))
         self._add_rows(rows, sums, sums)
+        if bucket_rows:  # y at least each strategy and pair running one of its collectives
+            self._add_rows(bucket_rows, [-inf] * len(bucket_rows), [0.0] * len(bucket_rows))
         self.highs.changeColsIntegrality(
             n_s, np.arange(n_s, dtype=np.int32), np.full(n_s, highspy.HighsVarType.kInteger)
         )
@@ -351,6 +403,8 @@ class _Model:
             var = by_class.get((int(row_class[choice[g]]), int(col_class[choice[h]])))
             if var is not None:
                 x[var] = 1.0
+        for k, bucket in enumerate(self.p.buckets):
+            x[self.bucket_vars + k] = float(bucket.running(choice) > 0)
         solution = highspy.HighsSolution()
         solution.col_value = x
         solution.value_valid = True
@@ -373,15 +427,36 @@ def _lagrangian(
 
     assert p.limit is not None
     sizes = [len(row) for row in p.linear]
-    edges = sorted(p.pairs.keys() | {pair for q in p.points for pair in q.pairs})
+    edges = sorted(
+        p.pairs.keys()
+        | {pair for q in p.points for pair in q.pairs}
+        | {pair for b in p.buckets for pair in b.pairs}
+    )
     unary = [np.array(row) * SCALE for row in p.linear]
     pairs = [
         p.pairs[(g, h)] * SCALE if (g, h) in p.pairs else np.zeros((sizes[g], sizes[h]))
         for g, h in edges
     ]
+    at = {pair: k for k, pair in enumerate(edges)}
+    unary_shares = [np.zeros(n) for n in sizes]
+    pair_shares = [np.zeros_like(m) for m in pairs]
+
+    def share_buckets(choice: list[int] | None) -> None:
+        """Each bucket's latency on the collectives it may run (min-sum prices no
+        buckets): shared among those the last plan ran, whole where it ran none."""
+        for m in (*unary_shares, *pair_shares):
+            m[...] = 0.0
+        for b in p.buckets:
+            running = 0 if choice is None else b.running(choice)
+            share = b.latency * SCALE / max(1, running)
+            for g, used in b.terms.items():
+                unary_shares[g][list(used)] += share
+            for pair, runs in b.pairs.items():
+                pair_shares[at[pair]] += runs * share
+
+    share_buckets(None)
     unary_bytes = [np.zeros(n) for n in sizes]
     pair_bytes = [np.zeros_like(m) for m in pairs]
-    at = {pair: k for k, pair in enumerate(edges)}
     priced: list[MemoryPoint] = []
 
     def price_point(point: MemoryPoint) -> None:
@@ -400,11 +475,12 @@ def _lagrangian(
         if deadline is not None and time.perf_counter() > deadline:
             break
         solver.set_costs(
-            [u + price * m for u, m in zip(unary, unary_bytes, strict=True)],
-            [c + price * m for c, m in zip(pairs, pair_bytes, strict=True)],
+            [u + s + price * m for u, s, m in zip(unary, unary_shares, unary_bytes, strict=True)],
+            [c + s + price * m for c, s, m in zip(pairs, pair_shares, pair_bytes, strict=True)],
         )
         solver.sweep(SWEEPS)
         choice = solver.plan()
+        share_buckets(choice)
         cost = plan_cost(p, choice)
         if broken := _broken(p, choice):
             low = price
@@ -418,6 +494,81 @@ def _lagrangian(
             low = price
         price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
     return None if best is None else best[1]
+
+
+def _improve(p: Problem, choice: list[int], deadline: float | None) -> list[int]:
+    """`choice` made cheaper one group at a time: each takes its cheapest strategy
+    given the others' (their pairs, buckets and memory points), among those that keep
+    every point within the limit, until a sweep changes nothing or time runs out:
+    message passing is a heuristic, and its plan often leaves a reshard or a bucket
+    that one decision's change saves."""
+    import numpy as np
+
+    choice = list(choice)
+    sizes = [len(row) for row in p.linear]
+    linear = [np.array(row, dtype=float) for row in p.linear]
+    pairs_of: list[list[tuple[int, np.ndarray]]] = [[] for _ in sizes]
+    for (g, h), m in p.pairs.items():
+        pairs_of[g].append((h, m))
+        pairs_of[h].append((g, m.T))
+
+    def involved(
+        terms: dict[int, list[int]] | dict[int, set[int]], pairs: dict[tuple[int, int], np.ndarray]
+    ) -> dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]]:
+        """Per group: its own vector over its strategies, and its pairs (rows: its own)."""
+        found: dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]] = {}
+        for g, per in terms.items():
+            own = np.zeros(sizes[g])
+            own[list(per) if isinstance(per, set) else slice(None)] = (
+                1.0 if isinstance(per, set) else np.array(per)
+            )
+            found[g] = own, []
+        for (g, h), m in pairs.items():
+            found.setdefault(g, (np.zeros(sizes[g]), []))[1].append((h, m))
+            found.setdefault(h, (np.zeros(sizes[h]), []))[1].append((g, m.T))
+        return found
+
+    points_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
+    for k, q in enumerate(p.points):
+        for g, (own, ps) in involved(q.terms, q.pairs).items():
+            points_of[g].append((k, own, ps))
+    buckets_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
+    for k, b in enumerate(p.buckets):
+        for g, (own, ps) in involved(b.terms, b.pairs).items():
+            buckets_of[g].append((k, own, ps))
+    held = np.array([q.bytes(choice) for q in p.points], dtype=float)
+    running = np.array([b.running(choice) for b in p.buckets], dtype=float)
+    limit = inf if p.limit is None else p.limit
+
+    def along(own: np.ndarray, ps: list[tuple[int, np.ndarray]]) -> np.ndarray:
+        vec = own.astype(float)
+        for h, m in ps:
+            vec = vec + m[:, choice[h]]
+        return vec
+
+    changed = True
+    while changed and (deadline is None or time.perf_counter() < deadline):
+        changed = False
+        for g in range(len(sizes)):
+            now = choice[g]
+            cost = linear[g] + sum((m[:, choice[h]] for h, m in pairs_of[g]), np.zeros(sizes[g]))
+            runs = [(k, along(own, ps)) for k, own, ps in buckets_of[g]]
+            for k, vec in runs:
+                cost = cost + p.buckets[k].latency * (running[k] - vec[now] + vec > 0)
+            bytes_ = [(k, along(own, ps)) for k, own, ps in points_of[g]]
+            fits = np.ones(sizes[g], dtype=bool)
+            for k, vec in bytes_:
+                fits &= held[k] - vec[now] + vec <= limit
+            cost[~fits] = inf
+            best = int(np.argmin(cost))
+            if cost[best] < cost[now] * (1 - 1e-9) - 1e-15:
+                for k, vec in runs:
+                    running[k] += vec[best] - vec[now]
+                for k, vec in bytes_:
+                    held[k] += vec[best] - vec[now]
+                choice[g] = best
+                changed = True
+    return choice
 
 
 LAGRANGIAN_STEPS = 16
@@ -456,6 +607,17 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
             else:
                 merged.add_pair(back[g], back[h], sizes)
         q.points.append(merged)
+    for bucket in p.buckets:
+        joined = Bucket(bucket.latency)
+        for g, used in bucket.terms.items():
+            joined.terms.setdefault(back[g], set()).update(used)
+        for (g, h), runs in bucket.pairs.items():
+            if back[g] == back[h]:
+                diagonal = {a for a in range(len(runs)) if runs[a, a]}
+                joined.terms.setdefault(back[g], set()).update(diagonal)
+            else:
+                joined.add_pair(back[g], back[h], runs)
+        q.buckets.append(joined)
     return q, back
 
 
@@ -467,4 +629,5 @@ def _firsts(classes: np.ndarray) -> dict[int, int]:
 def plan_cost(p: Problem, choice: list[int]) -> float:
     """The modeled seconds of one choice per group."""
     total = sum(c[a] for c, a in zip(p.linear, choice, strict=True))
+    total += sum(b.latency for b in p.buckets if b.running(choice))
     return total + sum(float(m[choice[g], choice[h]]) for (g, h), m in p.pairs.items())
