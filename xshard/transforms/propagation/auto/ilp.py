@@ -154,7 +154,8 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     First the plan without the memory rows: most programs' pair program is near
     integral, so this solve is mostly its LP. A plan over the limit then gets a
     start: the Lagrangian plan (`_lagrangian`), which prices the bytes of the
-    point it breaks most, as cheaply as a price makes it fit. The memory points are
+    point it breaks most, as cheaply as a price makes it fit, then improved one
+    decision at a time within the limit (`_improve`). The memory points are
     constraints added as plans break them (`LAZY_POINTS` at a time, the most exceeded
     first), each round solving again from that start: most points never bind, and
     each one left out makes the program smaller. A plan that breaks none is optimal
