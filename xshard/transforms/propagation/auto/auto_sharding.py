@@ -181,9 +181,11 @@ class Pair(NamedTuple):
     matrix: np.ndarray
 
 
-def _spread(
-    src: Source, dst: Source, f: Callable[[Sharding, Sharding], float]
-) -> float | tuple[int, list[float]] | Pair:
+Spread = float | tuple[int, list[float]] | Pair
+"""A figure over the choices that decide two layouts (`_spread`)."""
+
+
+def _spread(src: Source, dst: Source, f: Callable[[Sharding, Sharding], float]) -> Spread:
     """`f(src layout, dst layout)` over the choices that decide them: a number when both
     are fixed, (group, a value per strategy) when one group decides them, else a `Pair`.
     """
@@ -204,6 +206,18 @@ def _spread(
     distinct = np.array([[f(s, d) for d in dsts] for s in srcs])
     rows, cols = [srcs[s] for s in src.layouts], [dsts[d] for d in dst.layouts]
     return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
+
+
+def _mark(bucket: Bucket, runs: Spread) -> bool:
+    """Mark in `bucket` the choices under which an edge runs one of its all_reduces
+    (`runs`, 1.0 where it does); true where it runs one whatever the plan."""
+    if isinstance(runs, Pair):
+        if runs.matrix.any():
+            bucket.add_pair(*runs)
+    elif isinstance(runs, tuple):
+        group, per = runs
+        bucket.terms.setdefault(group, set()).update(a for a, x in enumerate(per) if x)
+    return isinstance(runs, float) and runs > 0
 
 
 def _slices(src: Sharding, dst: Sharding) -> bool:
@@ -287,8 +301,9 @@ class _Planner:
         result's last reader."""
         self.weight = 1.0
         """How many times the ops being added run: a loop's trips, within its regions."""
-        self.bucketed: list[tuple[Operation, SSAValue, Source, Source, Key, float]] = []
-        """Each edge that may run an all_reduce, with its bucket key and its weight: the
+        self.bucketed: list[tuple[Operation, SSAValue, Key, float, Spread]] = []
+        """Each edge (reader, value) that may run an all_reduce: its bucket key, its
+        weight, and where it runs one (1.0) over the choices deciding its layouts. The
         buckets are made once every edge is known (`add_buckets`)."""
 
     # ------------------------------------------------------------------ the problem
@@ -845,33 +860,33 @@ class _Planner:
             self.edge(ret, value, src, _Var(src.group, layouts))
 
     def price(self, value: SSAValue, src: Sharding, dst: Sharding) -> Priced:
-        if src == dst or _slices(src, dst):
-            return FREE  # nothing to do, or a local slice (and zeros, for a partial `dst`)
         key = (src, dst, value.type)
         if key not in self.costs:
-            self.costs[key] = price(self.model, src, dst, value, self.grid)
+            free = src == dst or _slices(src, dst)  # (and zeros, for a partial `dst`)
+            self.costs[key] = FREE if free else price(self.model, src, dst, value, self.grid)
         return self.costs[key]
 
     def edge(self, reader: Operation, value: SSAValue, src: Source, dst: Source) -> None:
         """The reshard of `value` from `src` to `dst` for `reader`, into the problem's
         costs and buckets (and its copy into the memory points, `memory_points`)."""
         self.copies.append((reader, value, src, dst))
-        shared: set[Key] = set()
+        priced: dict[tuple[Sharding, Sharding], Priced] = {}
 
         def seconds(s: Sharding, d: Sharding) -> float:
-            priced = self.price(value, s, d)
-            shared.update(priced.shared)
-            return self.weight * priced.seconds
+            priced[s, d] = found = self.price(value, s, d)
+            return self.weight * found.seconds
 
         self._add_cost(_spread(src, dst, seconds))
-        for key in shared:
-            self.bucketed.append((reader, value, src, dst, key, self.weight))
+        keys = {key for found in priced.values() for key in found.shared}
+        for key in sorted(keys, key=repr):  # (an order no hash seed changes)
+            runs = _spread(src, dst, lambda s, d, key=key: float(key in priced[s, d].shared))
+            self.bucketed.append((reader, value, key, self.weight, runs))
 
     def add_buckets(self) -> None:
         """Each class of a block's independent edges (`independent_classes`) that may
         run an all_reduce of one key: one `Bucket`, its latency paid once."""
         keyed: dict[tuple[Block | None, Key], list[int]] = {}
-        for k, (reader, _, _, _, key, _) in enumerate(self.bucketed):
+        for k, (reader, _, key, _, _) in enumerate(self.bucketed):
             keyed.setdefault((reader.parent_block(), key), []).append(k)
         for (block, key), ks in keyed.items():
             assert block is not None
@@ -879,11 +894,11 @@ class _Planner:
             buckets: dict[int, Bucket] = {}
             paid: set[int] = set()
             for k, c in zip(ks, classes, strict=True):
-                reader, value, src, dst, _, weight = self.bucketed[k]
+                _, _, _, weight, runs = self.bucketed[k]
                 if c not in buckets:
                     latency = self.model.collective_latency("all_reduce", key[0], self.grid)
                     buckets[c] = Bucket(weight * latency)
-                if self._mark(buckets[c], value, src, dst, key):
+                if _mark(buckets[c], runs):
                     paid.add(c)
             for c, bucket in buckets.items():
                 if c in paid:  # a fixed edge runs it, whatever the plan
@@ -891,19 +906,7 @@ class _Planner:
                 else:
                     self.problem.buckets.append(bucket)
 
-    def _mark(self, bucket: Bucket, value: SSAValue, src: Source, dst: Source, key: Key) -> bool:
-        """Mark in `bucket` the choices under which the reshard of `value` from `src` to
-        `dst` runs an all_reduce of `key`; true where it runs one whatever the plan."""
-        runs = _spread(src, dst, lambda s, d: float(key in self.price(value, s, d).shared))
-        if isinstance(runs, Pair):
-            if runs.matrix.any():
-                bucket.add_pair(*runs)
-        elif isinstance(runs, tuple):
-            group, per = runs
-            bucket.terms.setdefault(group, set()).update(a for a, x in enumerate(per) if x)
-        return isinstance(runs, float) and runs > 0
-
-    def _add_cost(self, spread: float | tuple[int, list[float]] | Pair) -> None:
+    def _add_cost(self, spread: Spread) -> None:
         if isinstance(spread, Pair):
             self.problem.add_pair(*spread)
         elif isinstance(spread, tuple):
