@@ -27,16 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import isfinite
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xshard.sharding.cost_model import CostModel
-from xshard.sharding.errors import ShardingError
 from xshard.sharding.grid import Grid
 from xshard.sharding.resharding import AllReduce, nominal_bytes, plan_reshard
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
+from xshard.transforms.propagation.auto.strategies import shape_of
+from xshard.transforms.propagation.option_cost import reshard_time
 from xshard.transforms.simplify.combine_collectives import CombineCollectivesPass
 
 ALL_REDUCE_BUCKET = CombineCollectivesPass.max_bytes
@@ -56,23 +57,19 @@ class Priced:
 
 
 def price(model: CostModel, src: Sharding, dst: Sharding, value: SSAValue, grid: Grid) -> Priced:
-    """The reshard of `value` from `src` to `dst`, its all_reduces sharing buckets."""
-    t = value.type
-    if src == dst or not isinstance(t, TensorType):
-        return Priced(0.0)
-    shape = [None if d == DYNAMIC_INDEX else d for d in t.get_shape()]
-    elem = element_bytes(t)
-    try:
-        plan = plan_reshard(src, dst, shape, grid, elem)
-    except ShardingError:
-        return Priced(float("inf"))
-    seconds, shared = 0.0, set()
+    """The reshard of `value` from `src` to `dst` (`reshard_time`), its all_reduces
+    sharing buckets."""
+    seconds = reshard_time(model, src, dst, value, grid)
+    if not seconds or not isfinite(seconds):  # nothing to do, or no reshard exists
+        return Priced(seconds)
+    elem = element_bytes(value.type)  # type: ignore[arg-type]
+    plan = plan_reshard(src, dst, shape_of(value), grid, elem)  # the one timed (cached)
+    shared = set()
     for step, local in zip(plan.steps, plan.local_shapes, strict=False):
-        seconds += model.step_time(step, local, elem, grid)
         if isinstance(step, AllReduce):
             latency = model.collective_latency("all_reduce", step.axes, grid)
             seconds += latency * (nominal_bytes(local, elem) / ALL_REDUCE_BUCKET - 1)
-            shared.add((step.axes, step.kind, t.element_type))
+            shared.add((step.axes, step.kind, value.type.element_type))  # type: ignore[attr-defined]
     return Priced(seconds, frozenset(shared))
 
 
