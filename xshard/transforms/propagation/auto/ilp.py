@@ -514,35 +514,36 @@ def _improve(p: Problem, choice: list[int], deadline: float | None) -> list[int]
         pairs_of[h].append((g, m.T))
 
     def involved(
-        terms: dict[int, list[int]] | dict[int, set[int]], pairs: dict[tuple[int, int], np.ndarray]
+        terms: dict[int, np.ndarray], pairs: dict[tuple[int, int], np.ndarray]
     ) -> dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]]:
         """Per group: its own vector over its strategies, and its pairs (rows: its own)."""
-        found: dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]] = {}
-        for g, per in terms.items():
-            own = np.zeros(sizes[g])
-            own[list(per) if isinstance(per, set) else slice(None)] = (
-                1.0 if isinstance(per, set) else np.array(per)
-            )
-            found[g] = own, []
+        found = {g: (own, []) for g, own in terms.items()}
         for (g, h), m in pairs.items():
             found.setdefault(g, (np.zeros(sizes[g]), []))[1].append((h, m))
             found.setdefault(h, (np.zeros(sizes[h]), []))[1].append((g, m.T))
         return found
 
+    def marks(g: int, used: set[int]) -> np.ndarray:
+        vec = np.zeros(sizes[g])
+        vec[list(used)] = 1.0
+        return vec
+
     points_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
     for k, q in enumerate(p.points):
-        for g, (own, ps) in involved(q.terms, q.pairs).items():
-            points_of[g].append((k, own, ps))
+        own = {g: np.array(per, dtype=float) for g, per in q.terms.items()}
+        for g, (vec, ps) in involved(own, q.pairs).items():
+            points_of[g].append((k, vec, ps))
     buckets_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
     for k, b in enumerate(p.buckets):
-        for g, (own, ps) in involved(b.terms, b.pairs).items():
-            buckets_of[g].append((k, own, ps))
+        own = {g: marks(g, used) for g, used in b.terms.items()}
+        for g, (vec, ps) in involved(own, b.pairs).items():
+            buckets_of[g].append((k, vec, ps))
     held = np.array([q.bytes(choice) for q in p.points], dtype=float)
     running = np.array([b.running(choice) for b in p.buckets], dtype=float)
     limit = inf if p.limit is None else p.limit
 
     def along(own: np.ndarray, ps: list[tuple[int, np.ndarray]]) -> np.ndarray:
-        vec = own.astype(float)
+        vec = own
         for h, m in ps:
             vec = vec + m[:, choice[h]]
         return vec
