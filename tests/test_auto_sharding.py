@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
@@ -475,6 +475,32 @@ def test_a_solve_out_of_time_never_gives_a_plan_over_the_limit(p: Problem) -> No
     assert isfinite(best.cost) and 0 <= best.gap <= 1
     assert p.limit is None or best.memory == p.peak(best.choice) <= p.limit
     assert best.cost >= solve(p).cost - 1e-9
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_plan_over_the_limit_repaired_fits_and_improving_it_never_costs_more(
+    data: st.DataObject,
+) -> None:
+    """From any plan with no forbidden pair: `_repair` brings it within the limit, or
+    says it could not; `_improve` then never raises its cost nor breaks the limit; and
+    the bytes and bucket counts they keep as groups move are those of the plan."""
+    p = data.draw(problems())
+    if p.limit is None:
+        p.limit = data.draw(st.integers(5, 60))
+    plan = data.draw(st.tuples(*(st.integers(0, len(row) - 1) for row in p.linear)))
+    assume(isfinite(plan_cost(p, list(plan))))
+    local = ilp._Local(p, list(plan))
+    if not ilp._repair(local, None):
+        assert p.peak(local.choice) > p.limit
+        return
+    repaired = list(local.choice)
+    assert isfinite(plan_cost(p, repaired)) and p.peak(repaired) <= p.limit
+    improved = ilp._improve(local, None)
+    assert plan_cost(p, improved) <= plan_cost(p, repaired) + 1e-12
+    assert p.peak(improved) <= p.limit
+    assert list(local.held) == [q.bytes(improved) for q in p.points]
+    assert list(local.running) == [b.running(improved) for b in p.buckets]
 
 
 @settings(max_examples=200, deadline=None)

@@ -155,11 +155,13 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     integral, so this solve is mostly its LP. A plan over the limit then gets a
     start: the Lagrangian plan (`_lagrangian`), which prices the bytes of the
     point it breaks most, as cheaply as a price makes it fit, then improved one
-    decision at a time within the limit (`_improve`). The memory points are
-    constraints added as plans break them (`LAZY_POINTS` at a time, the most exceeded
-    first), each round solving again from that start: most points never bind, and
-    each one left out makes the program smaller. A plan that breaks none is optimal
-    for the whole program, as it is for a program with fewer constraints.
+    decision at a time within the limit (`_improve`); or, where cheaper, a plan of a
+    lower price brought within the limit (`_repair`) and improved. The memory points
+    are constraints added as plans break them (`LAZY_POINTS` at a time, the most
+    exceeded first), each round solving again from the start: most points never
+    bind, and each one left out makes the program smaller. A plan that breaks none is
+    optimal for the whole program, as it is for a program with fewer constraints; a
+    round's plan that breaks some is repaired, and becomes the start where cheaper.
 
     With `time_limit` (seconds, for the whole solve), the best plan that holds every
     memory point when time runs out: the last round's, or else the start. The gap
@@ -177,14 +179,21 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     if p.limit is not None and choice is not None and (over := _broken(p, choice)):
         if deadline is not None:  # time to check the last plan and measure its peak
             deadline -= 2 * (time.perf_counter() - checked) + HIGHS_OVERRUN
-        start = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
+        start, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
+        began = time.perf_counter()
         if start is not None:
-            start = _improve(p, start, deadline)
+            start = _improve(_Local(p, start), deadline)
+        for plan in near:
+            start = _cheaper(p, start, plan, deadline)
+        # time to repair the last round's plan: what making one start took
+        reserve = (time.perf_counter() - began) / (1 + len(near))
         while choice is not None and over:
             model.add_points(over[:LAZY_POINTS])
-            choice, found = model.mip(deadline, start)
+            choice, found = model.mip(None if deadline is None else deadline - reserve, start)
             bound = max((b for b in (bound, found) if b is not None), default=None)
             over = _broken(p, choice) if choice is not None else over
+            if over and choice is not None:
+                start = _cheaper(p, start, choice, deadline)
         if over or choice is None:  # out of time
             choice = start
     if choice is None:
@@ -204,6 +213,26 @@ HIGHS_OVERRUN = 0.5
 """Seconds HiGHS may run past its time limit, which a solve under `time_limit` leaves
 it: it reads its clock between steps (0.12 s past on the 12-layer GPT alone, 0.3 s
 beside other work; seconds when the cores are shared with several)."""
+
+
+def _cheaper(
+    p: Problem, start: list[int] | None, over: list[int], deadline: float | None
+) -> list[int] | None:
+    """The cheaper of `start` and the plan `over` (which breaks the limit) repaired
+    and improved (`_repair`, `_improve`)."""
+    if _past(deadline):
+        return start
+    local = _Local(p, over)
+    if not _repair(local, deadline):
+        return start
+    fixed = _improve(local, deadline)
+    if start is None or plan_cost(p, fixed) < plan_cost(p, start):
+        return fixed
+    return start
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
 
 
 def _broken(p: Problem, choice: list[int]) -> list[MemoryPoint]:
@@ -414,14 +443,16 @@ class _Model:
 
 def _lagrangian(
     p: Problem, point: MemoryPoint, first: float, deadline: float | None
-) -> list[int] | None:
+) -> tuple[list[int] | None, list[list[int]]]:
     """A plan that holds every memory point, found without the memory rows: the plan of
     least `cost + price * bytes at the priced points` (by min-sum message passing,
     `min_sum.py`), for the least price it finds that makes the plan fit. The priced
     points start at `point`; a plan that breaks a point not priced yet adds the one it
     breaks most (pricing one point alone leaves the plan stuck where another point
     peaks). The prices start at 4 times `first`, the cost of the plan without the
-    memory rows (solver units). None when no price found one by the deadline."""
+    memory rows (solver units). None when no price found one by the deadline. Beside
+    it, the distinct plans of the prices that broke a point (and no pair), the nearest
+    to the limit first: some are cheap plans a few steps from fitting."""
     import numpy as np
 
     from xshard.transforms.propagation.auto.min_sum import MinSum
@@ -470,10 +501,11 @@ def _lagrangian(
     price_point(point)
     solver = MinSum(sizes, edges)
     best: tuple[float, list[int]] | None = None
+    near: list[list[int]] = []
     low, high = 0.0, None
     price = 4 * max(1.0, first)
     for _ in range(LAGRANGIAN_STEPS):
-        if deadline is not None and time.perf_counter() > deadline:
+        if _past(deadline):
             break
         solver.set_costs(
             [u + s + price * m for u, s, m in zip(unary, unary_shares, unary_bytes, strict=True)],
@@ -485,6 +517,8 @@ def _lagrangian(
         cost = plan_cost(p, choice)
         if broken := _broken(p, choice):
             low = price
+            if isfinite(cost):
+                near.append(choice)
             if not any(broken[0] is q for q in priced):
                 price_point(broken[0])
         elif isfinite(cost):
@@ -494,83 +528,163 @@ def _lagrangian(
         else:  # a forbidden pair: no news of the price
             low = price
         price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
-    return None if best is None else best[1]
+    distinct = {tuple(plan): plan for plan in near}
+    return None if best is None else best[1], sorted(distinct.values(), key=p.peak)
 
 
-def _improve(p: Problem, choice: list[int], deadline: float | None) -> list[int]:
-    """`choice` made cheaper one group at a time: each takes its cheapest strategy
+class _Local:
+    """A plan changed one group at a time: per group, what each of its strategies costs
+    given the others' (their pairs and buckets) and holds at each memory point it is
+    in, with the bytes each point holds and the collectives each bucket runs kept up
+    to date as groups move."""
+
+    def __init__(self, p: Problem, choice: list[int]):
+        import numpy as np
+
+        self.p = p
+        self.choice = list(choice)
+        self.sizes = sizes = [len(row) for row in p.linear]
+        self.linear = [np.array(row, dtype=float) for row in p.linear]
+        self.pairs_of: list[list[tuple[int, np.ndarray]]] = [[] for _ in sizes]
+        for (g, h), m in p.pairs.items():
+            self.pairs_of[g].append((h, m))
+            self.pairs_of[h].append((g, m.T))
+        self.points_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
+        self.groups_at: list[set[int]] = []
+        for k, q in enumerate(p.points):
+            own = {g: np.array(per, dtype=float) for g, per in q.terms.items()}
+            involved = self._involved(own, q.pairs)
+            for g, (vec, ps) in involved.items():
+                self.points_of[g].append((k, vec, ps))
+            self.groups_at.append(set(involved))
+        self.buckets_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
+        for k, b in enumerate(p.buckets):
+            own = {g: self._marks(g, used) for g, used in b.terms.items()}
+            for g, (vec, ps) in self._involved(own, b.pairs).items():
+                self.buckets_of[g].append((k, vec, ps))
+        self.held = np.array([q.bytes(choice) for q in p.points], dtype=float)
+        self.running = np.array([b.running(choice) for b in p.buckets], dtype=float)
+        self.limit = inf if p.limit is None else p.limit
+
+    def _involved(
+        self, terms: dict[int, np.ndarray], pairs: dict[tuple[int, int], np.ndarray]
+    ) -> dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]]:
+        """Per group: its own vector over its strategies, and its pairs (rows: its own)."""
+        import numpy as np
+
+        found = {g: (own, []) for g, own in terms.items()}
+        for (g, h), m in pairs.items():
+            found.setdefault(g, (np.zeros(self.sizes[g]), []))[1].append((h, m))
+            found.setdefault(h, (np.zeros(self.sizes[h]), []))[1].append((g, m.T))
+        return found
+
+    def _marks(self, g: int, used: set[int]) -> np.ndarray:
+        import numpy as np
+
+        vec = np.zeros(self.sizes[g])
+        vec[list(used)] = 1.0
+        return vec
+
+    def _along(self, own: np.ndarray, ps: list[tuple[int, np.ndarray]]) -> np.ndarray:
+        vec = own
+        for h, m in ps:
+            vec = vec + m[:, self.choice[h]]
+        return vec
+
+    def options(self, g: int) -> tuple[np.ndarray, list, list]:
+        """The cost of each strategy of `g` given the others', and per bucket and per
+        memory point `g` is in, its collectives and bytes under each strategy."""
+        import numpy as np
+
+        now = self.choice[g]
+        cost = self.linear[g] + sum(
+            (m[:, self.choice[h]] for h, m in self.pairs_of[g]), np.zeros(self.sizes[g])
+        )
+        runs = [(k, self._along(own, ps)) for k, own, ps in self.buckets_of[g]]
+        for k, vec in runs:
+            cost = cost + self.p.buckets[k].latency * (self.running[k] - vec[now] + vec > 0)
+        held = [(k, self._along(own, ps)) for k, own, ps in self.points_of[g]]
+        return cost, runs, held
+
+    def move(self, g: int, a: int, runs: list, held: list) -> None:
+        """`g` takes `a` (`runs` and `held` as `options(g)` gave them)."""
+        now = self.choice[g]
+        for k, vec in runs:
+            self.running[k] += vec[a] - vec[now]
+        for k, vec in held:
+            self.held[k] += vec[a] - vec[now]
+        self.choice[g] = a
+
+
+def _improve(local: _Local, deadline: float | None) -> list[int]:
+    """`local`'s plan made cheaper one group at a time: each takes its cheapest strategy
     given the others' (their pairs, buckets and memory points), among those that keep
     every point within the limit, until a sweep changes nothing or time runs out:
     message passing is a heuristic, and its plan often leaves a reshard or a bucket
     that one decision's change saves."""
     import numpy as np
 
-    choice = list(choice)
-    sizes = [len(row) for row in p.linear]
-    linear = [np.array(row, dtype=float) for row in p.linear]
-    pairs_of: list[list[tuple[int, np.ndarray]]] = [[] for _ in sizes]
-    for (g, h), m in p.pairs.items():
-        pairs_of[g].append((h, m))
-        pairs_of[h].append((g, m.T))
-
-    def involved(
-        terms: dict[int, np.ndarray], pairs: dict[tuple[int, int], np.ndarray]
-    ) -> dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]]:
-        """Per group: its own vector over its strategies, and its pairs (rows: its own)."""
-        found = {g: (own, []) for g, own in terms.items()}
-        for (g, h), m in pairs.items():
-            found.setdefault(g, (np.zeros(sizes[g]), []))[1].append((h, m))
-            found.setdefault(h, (np.zeros(sizes[h]), []))[1].append((g, m.T))
-        return found
-
-    def marks(g: int, used: set[int]) -> np.ndarray:
-        vec = np.zeros(sizes[g])
-        vec[list(used)] = 1.0
-        return vec
-
-    points_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
-    for k, q in enumerate(p.points):
-        own = {g: np.array(per, dtype=float) for g, per in q.terms.items()}
-        for g, (vec, ps) in involved(own, q.pairs).items():
-            points_of[g].append((k, vec, ps))
-    buckets_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
-    for k, b in enumerate(p.buckets):
-        own = {g: marks(g, used) for g, used in b.terms.items()}
-        for g, (vec, ps) in involved(own, b.pairs).items():
-            buckets_of[g].append((k, vec, ps))
-    held = np.array([q.bytes(choice) for q in p.points], dtype=float)
-    running = np.array([b.running(choice) for b in p.buckets], dtype=float)
-    limit = inf if p.limit is None else p.limit
-
-    def along(own: np.ndarray, ps: list[tuple[int, np.ndarray]]) -> np.ndarray:
-        vec = own
-        for h, m in ps:
-            vec = vec + m[:, choice[h]]
-        return vec
-
     changed = True
-    while changed and (deadline is None or time.perf_counter() < deadline):
+    while changed:
         changed = False
-        for g in range(len(sizes)):
-            now = choice[g]
-            cost = linear[g] + sum((m[:, choice[h]] for h, m in pairs_of[g]), np.zeros(sizes[g]))
-            runs = [(k, along(own, ps)) for k, own, ps in buckets_of[g]]
-            for k, vec in runs:
-                cost = cost + p.buckets[k].latency * (running[k] - vec[now] + vec > 0)
-            bytes_ = [(k, along(own, ps)) for k, own, ps in points_of[g]]
-            fits = np.ones(sizes[g], dtype=bool)
-            for k, vec in bytes_:
-                fits &= held[k] - vec[now] + vec <= limit
+        for g in range(len(local.sizes)):
+            if _past(deadline):
+                return local.choice
+            now = local.choice[g]
+            cost, runs, held = local.options(g)
+            fits = np.ones(len(cost), dtype=bool)
+            for k, vec in held:
+                fits &= local.held[k] - vec[now] + vec <= local.limit
             cost[~fits] = inf
             best = int(np.argmin(cost))
             if cost[best] < cost[now] * (1 - 1e-9) - 1e-15:
-                for k, vec in runs:
-                    running[k] += vec[best] - vec[now]
-                for k, vec in bytes_:
-                    held[k] += vec[best] - vec[now]
-                choice[g] = best
+                local.move(g, best, runs, held)
                 changed = True
-    return choice
+    return local.choice
+
+
+def _repair(local: _Local, deadline: float | None) -> bool:
+    """Bring `local`'s plan within the limit, a round of steps at a time: each round
+    ranks the strategies of the groups of the points over the limit by the bytes over
+    it (summed over the points) they shed per second they add, then takes them in that
+    order, each if it still sheds some, until no point is over. A plan found without
+    some memory rows often breaks them by a little, and a few steps make it a plan
+    cheaper than the start; `_improve` then takes back the steps it did not need.
+    False when a round sheds nothing or time runs out."""
+    import numpy as np
+
+    def shed(g: int) -> tuple[np.ndarray, np.ndarray, list, list]:
+        now = local.choice[g]
+        cost, runs, held = local.options(g)
+        gone = np.zeros(len(cost))
+        for k, vec in held:
+            excess = max(0.0, local.held[k] - local.limit)
+            gone += excess - np.maximum(0.0, local.held[k] - vec[now] + vec - local.limit)
+        gone[~np.isfinite(cost)] = 0.0
+        return (cost - cost[now]) / np.where(gone > 0, gone, 1.0), gone, runs, held
+
+    while (over := np.flatnonzero(local.held > local.limit)).size:
+        ranked = []
+        for g in sorted(set().union(*(local.groups_at[k] for k in over))):
+            if _past(deadline):
+                return False
+            ratio, gone, _, _ = shed(g)
+            if (gone > 0).any():
+                ranked.append((ratio[gone > 0].min(), g))
+        moved = False
+        for _, g in sorted(ranked):
+            if not (local.held > local.limit).any():
+                break
+            if _past(deadline):
+                return False
+            ratio, gone, runs, held = shed(g)
+            if (gone > 0).any():
+                ratio[gone <= 0] = inf
+                local.move(g, int(np.argmin(ratio)), runs, held)
+                moved = True
+        if not moved:
+            return False
+    return True
 
 
 LAGRANGIAN_STEPS = 16
