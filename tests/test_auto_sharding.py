@@ -490,7 +490,7 @@ def test_a_plan_over_the_limit_repaired_fits_and_improving_it_never_costs_more(
         p.limit = data.draw(st.integers(5, 60))
     plan = data.draw(st.tuples(*(st.integers(0, len(row) - 1) for row in p.linear)))
     assume(isfinite(plan_cost(p, list(plan))))
-    local = ilp._Local(p, list(plan))
+    local = ilp._Local(p).reset(list(plan))
     if not ilp._repair(local, None):
         assert p.peak(local.choice) > p.limit
         return
