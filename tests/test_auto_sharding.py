@@ -742,6 +742,29 @@ func.func @main(%w: tensor<64x64xf32>, %x: tensor<64x64xf32>) -> tensor<64x64xf3
 }"""
 
 
+CLOSED_OVER = """shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %rows = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %x_s = shard.shard %x to %rows : tensor<64x64xf32>
+  %w = stablehlo.constant dense<1.0> : tensor<64x64xf32>
+  %y = stablehlo.dot_general %x_s, %w, contracting_dims = [1] x [0]
+    : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y_s = shard.shard %y to %rows : tensor<64x64xf32>
+  func.return %y_s : tensor<64x64xf32>
+}"""
+
+
+def test_a_constant_held_whole_takes_no_buffer(capsys: pytest.CaptureFixture[str]) -> None:
+    """A closed-over weight is a constant, which XLA keeps out of the buffers it assigns:
+    `x @ W` with `x` and the result split over 8 devices holds their 2 KiB each, 4096
+    bytes, as XLA's `memory_analysis()` counts it (the 16 KiB weight read whole counted
+    nothing), where the model counted the weight too: 20480. So a limit XLA meets is
+    met (a penzai MLP, its weights closed over, had no plan at half of replication)."""
+    module = parse(CLOSED_OVER)
+    AutoShardingPass(report=True, memory_limit=4096).apply(xshard_context(), module)
+    assert ", 4096 bytes per device," in capsys.readouterr().err
+
+
 def test_a_reshard_two_readers_share_lives_between_them(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -10,6 +10,7 @@ import re
 from types import SimpleNamespace
 
 import jax
+import numpy as np
 import pytest
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
@@ -60,6 +61,31 @@ def test_a_plan_xla_lays_out_over_the_limit_is_made_again(monkeypatch) -> None:
     want = program.jitted()(*program.args)
     assert max_error(compiled(*program.args), want) < 1e-5
     assert all(isinstance(s, NamedSharding) for s in lowered.in_shardings)
+
+
+def test_a_model_with_closed_over_weights_meets_what_xla_meets() -> None:
+    """A penzai MLP closes over its weights, which become constants of the program: at
+    half of what replication holds, the plan fits and computes jax.jit's numbers. When
+    the model counted constants as buffers (XLA keeps them out of those it assigns),
+    it found no plan, though data parallelism holds exactly half."""
+    from penzai import pz
+    from penzai.models import simple_mlp
+
+    mlp = simple_mlp.MLP.from_config(
+        name="mlp", init_base_rng=jax.random.key(0), feature_sizes=[32, 64, 32]
+    )
+
+    def forward(x):
+        return mlp(pz.nx.wrap(x).tag("batch", "features")).unwrap("batch", "features")
+
+    x = np.random.default_rng(0).standard_normal((64, 32)).astype(np.float32)
+    whole = jax.jit(forward, in_shardings=NamedSharding(MESH, P()))
+    limit = Memory.of(whole.lower(x).compile()).total // 2
+    batch = NamedSharding(MESH, P("data"))
+    jitted = xshard.jit(forward, in_shardings=batch, auto_sharding=True, memory_limit=limit)
+    compiled = jitted.lower(x).compile()
+    assert Memory.of(compiled).total <= limit
+    assert max_error(compiled(x), jax.jit(forward)(x)) < 1e-6
 
 
 def test_a_scanned_model_is_planned_inside_its_loops() -> None:

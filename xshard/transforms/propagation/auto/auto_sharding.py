@@ -17,7 +17,8 @@ of the program in its order, the arguments and the returned values (held for the
 whole call, as XLA holds them), the op results defined and still to be read there,
 and the copies reshards make, each in its chosen layout, from their reader to the
 value's next reader (where `shard-partition` may reuse them) (`memory_points`; a value
-XLA fuses into its elementwise and reducing readers counts nothing).
+XLA fuses into its elementwise and reducing readers counts nothing, and so does a
+constant the plan does not slice).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
@@ -430,6 +431,8 @@ class _Planner:
                 self._add(held, value, 1)
             elif value in outputs or value in in_place or value in aliases or self._fused(value):
                 continue
+            elif (sliced := self._sliced(value)) is not None and not any(sliced):
+                continue
             else:
                 deaths[value] = self._deaths(value, dies, index)
         for value in self._hosted(deaths, returned, index, last):
@@ -442,11 +445,14 @@ class _Planner:
         dead_at: dict[int, list[tuple[SSAValue, list[bool] | None]]] = {}
         for i in range(len(ops)):
             for value in born.get(i, ()):
-                self._add(held, value, 1)
+                sliced = self._sliced(value)
+                self._add(held, value, 1, sliced)
                 ends = deaths[value]
                 distinct = set(ends)
                 for end in distinct:
                     dying = None if len(distinct) == 1 else [e == end for e in ends]
+                    if sliced is not None:
+                        dying = [a and (dying is None or dying[k]) for k, a in enumerate(sliced)]
                     dead_at.setdefault(end, []).append((value, dying))
             if i in ending:
                 terms = {g: list(m) for g, m in held.terms.items() if any(m)}
@@ -650,6 +656,17 @@ class _Planner:
             and self._elementwise(value.owner)
             and all(self._elementwise(op) or op.name == "stablehlo.reduce" for op in users)
         )
+
+    def _sliced(self, value: SSAValue) -> list[bool] | None:
+        """For a constant, under each strategy whether its layout holds a slice of it
+        (or a partial copy): XLA keeps constants out of the buffers it assigns, and only
+        what a plan computes from one takes a buffer (a closed-over weight). None for
+        any other value: it holds a buffer in every layout."""
+        if not isinstance(value.owner, hlo.ConstantOp):
+            return None
+        source = self.sources[value]
+        layouts = (source,) if isinstance(source, Sharding) else source.layouts
+        return [not s.is_replicated for s in layouts]
 
     def _elementwise(self, op: Operation | Block) -> bool:
         return op in self.options and (
