@@ -22,13 +22,17 @@ the same cost model: comparable across all rows), the collectives
 and bytes XLA runs (its optimized HLO), the ring-model bytes xshard's per-device
 program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -
-aliased) and the median step time of 20 calls.
+aliased) and the median step time of 20 calls. `--interleaved` times one program's
+auto plan against its hand plans call by call, in turn, and says whether the
+difference is more than noise.
 
     python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--untied]
     python tools/auto_sharding_benchmark.py --jax
     python tools/auto_sharding_benchmark.py --real [gpt_train_step ...] [--fractions 1,2]
         [--time-limit SECONDS]
     python tools/auto_sharding_benchmark.py --plan gpt_train_step --fractions 2
+    python tools/auto_sharding_benchmark.py --interleaved moe_layer --fractions 4
+        [--rounds 1000]
 """
 
 from __future__ import annotations
@@ -112,12 +116,19 @@ def main() -> None:
         "first of --fractions",
     )
     parser.add_argument(
+        "--interleaved",
+        metavar="PROGRAM",
+        help="PROGRAM's auto plan at the first of --fractions against its hand plans, step "
+        "times measured interleaved over --rounds rounds",
+    )
+    parser.add_argument("--rounds", type=int, default=1000, help="with --interleaved")
+    parser.add_argument(
         "--time-limit",
         type=float,
         help="with --real or --plan: seconds each solve may take (auto-sharding{time-limit=})",
     )
     args = parser.parse_args()
-    if args.plan:
+    if args.plan or args.interleaved:
         args.real = []
     if args.jax or args.real is not None:
         os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -126,11 +137,14 @@ def main() -> None:
         from xshard.testing.jax_programs import PROGRAMS, mesh_2x4  # loads jax
 
         if args.real is not None:
-            from auto_sharding_real import plan_table, real_rows  # loads jax
+            from auto_sharding_real import interleaved, plan_table, real_rows  # loads jax
 
             fractions = [None if f == 1 else f for f in map(int, args.fractions.split(","))]
             if args.plan:
                 plan_table(args.plan, fractions[0], args.time_limit)
+                return
+            if args.interleaved:
+                interleaved(args.interleaved, fractions[0], args.rounds, args.time_limit)
                 return
             real_rows(args.real or sorted(PROGRAMS), fractions, args.time_limit)
             return

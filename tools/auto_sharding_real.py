@@ -5,6 +5,7 @@ Kept apart because it loads jax."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import math
 import re
@@ -221,3 +222,66 @@ def plan_table(name: str, fraction: int | None, time_limit: float | None = None)
         shape = "x".join(map(str, aval.shape)) or "scalar"
         print(f"| `{path}` | {shape} | `{sharding.spec}` | {size} |")
     print(f"| all arguments | | | {total} |")
+
+
+def interleaved(name: str, fraction: int | None, rounds: int, time_limit: float | None) -> None:
+    """The auto plan's step time against the hand plan's, through `xshard.jit` and
+    `jax.jit`, measured interleaved: each round calls every plan once, in an order that
+    rotates from round to round, so that drift in the shared cores (other work, clock
+    changes) falls on all of them alike. Prints each plan's median step, and, for the
+    auto plan against each hand plan, the median of the per-round differences with its
+    95% confidence interval (the sign test's order statistics) and the share of rounds
+    the auto plan was the faster: a difference whose interval excludes 0 is measured,
+    not noise."""
+    mesh = mesh_2x4()
+    program = _program(name, mesh)
+    limit = None if fraction is None else _replicated_memory(program, mesh) // fraction
+    auto = xshard.jit(
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        time_limit=time_limit,
+    )
+    hand = xshard.jit(
+        program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
+    )
+    plans = {
+        f"auto, 1/{fraction or 1}": auto.lower(*program.args).compile(),
+        "hand, xshard.jit": hand.lower(*program.args).compile(),
+        "hand, jax.jit": program.jitted().lower(*program.args).compile(),
+    }
+    names = list(plans)
+    for compiled in plans.values():  # warm: first calls allocate
+        for _ in range(3):
+            jax.block_until_ready(compiled(*program.args))
+    times: dict[str, list[float]] = {n: [] for n in names}
+    gc.disable()
+    try:
+        for r in range(rounds):
+            for n in names[r % len(names) :] + names[: r % len(names)]:
+                start = time.perf_counter()
+                jax.block_until_ready(plans[n](*program.args))
+                times[n].append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    print(f"{name}, limit {limit or 'none'}, {rounds} interleaved rounds")
+    print()
+    print(
+        "| plan | median step (ms) | auto - plan, median (µs) | 95% interval (µs) "
+        "| auto faster |"
+    )
+    print("|---|---|---|---|---|")
+    mine = times[names[0]]
+    for n in names:
+        row = f"| {n} | {1e3 * statistics.median(times[n]):.3f} |"
+        if n == names[0]:
+            print(row + " - | - | - |")
+            continue
+        diffs = sorted(1e6 * (a - b) for a, b in zip(mine, times[n], strict=True))
+        k = max(0, int(len(diffs) / 2 - 1.96 * math.sqrt(len(diffs)) / 2))
+        faster = sum(d < 0 for d in diffs) / len(diffs)
+        print(
+            f"{row} {statistics.median(diffs):+.1f} | [{diffs[k]:+.1f}, {diffs[-k - 1]:+.1f}] "
+            f"| {faster:.0%} |"
+        )
