@@ -125,7 +125,8 @@ def main() -> None:
     parser.add_argument(
         "--time-limit",
         type=float,
-        help="with --real or --plan: seconds each solve may take (auto-sharding{time-limit=})",
+        help="with --real, --plan or --interleaved: seconds each solve may take "
+        "(auto-sharding{time-limit=})",
     )
     args = parser.parse_args()
     if args.plan or args.interleaved:
