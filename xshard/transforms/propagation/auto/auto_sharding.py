@@ -18,7 +18,7 @@ whole call, as XLA holds them), the op results defined and still to be read ther
 and the copies reshards make, each in its chosen layout, from their reader to the
 value's next reader (where `shard-partition` may reuse them) (`memory_points`; a value
 XLA fuses into its elementwise and reducing readers counts nothing, and so does a
-constant the plan does not slice).
+constant the plan does not slice; a reshape lies in its operand's buffer).
 
 Coarsening: an elementwise op reading a value of its own shape from another decision
 joins that decision (its loops take that value's split axes), so a chain of them is
@@ -302,6 +302,8 @@ class _Planner:
         result's last reader."""
         self.weight = 1.0
         """How many times the ops being added run: a loop's trips, within its regions."""
+        self.bitcasts: set[SSAValue] = set()
+        """The values that lie in another's buffer (`_bitcasts`), once `memory_points` ran."""
         self.bucketed: list[tuple[Operation, SSAValue, Key, float, Spread]] = []
         """Each edge (reader, value) that may run an all_reduce: its bucket key, its
         weight, and where it runs one (1.0) over the choices deciding its layouts. The
@@ -408,6 +410,7 @@ class _Planner:
         ops = self.order
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
+        self.bitcasts = self._bitcasts()
         dies: dict[SSAValue, int] = {}
         """Each value's last reader, in its fixed layout, or in any of its group's."""
         for op in reversed(ops):
@@ -430,6 +433,8 @@ class _Planner:
             if value.owner is self.block:  # an argument: held for the whole call
                 self._add(held, value, 1)
             elif value in outputs or value in in_place or value in aliases or self._fused(value):
+                continue
+            elif value in self.bitcasts:
                 continue
             elif (sliced := self._sliced(value)) is not None and not any(sliced):
                 continue
@@ -483,7 +488,10 @@ class _Planner:
             i = index[reader]
             nxt = later[bisect_right(later, i)] if later[-1] > i else i
             first = bisect_left(at, i)
-            live = points[first : max(first + 1, bisect_left(at, nxt))]
+            end = bisect_left(at, nxt)
+            if reader.results and reader.results[0] in self.bitcasts:  # the copy, reshaped
+                end = max(end, bisect_right(at, dies[reader.results[0]]))
+            live = points[first : max(first + 1, end)]
             self._add_copy(live, value, src, dst)
         for (value, dst), (start, end, src) in annotated.items():
             first = bisect_left(at, start)
@@ -561,6 +569,8 @@ class _Planner:
             if isinstance(op, ShardOp) and op in index:
                 if layout is None or layout == self.sources[op.result]:
                     ends.append(dies[op.result])
+            if op.results and op.results[0] in self.bitcasts:  # its buffer, reshaped
+                ends.append(dies[op.results[0]])
         return max(ends)
 
     def _birth(self, value: SSAValue, index: dict[Operation, int]) -> int:
@@ -656,6 +666,18 @@ class _Planner:
             and self._elementwise(value.owner)
             and all(self._elementwise(op) or op.name == "stablehlo.reduce" for op in users)
         )
+
+    def _bitcasts(self) -> set[SSAValue]:
+        """The reshapes' results that lie in their operand's buffer, as XLA makes a
+        reshape of a row-major array a bitcast: the operand (or the copy a reshard makes
+        of it for the reshape) lives as long as the result is read. A returned result has
+        its own buffer."""
+        returned = set(self._returned())
+        return {
+            op.results[0]
+            for op in self.order
+            if isinstance(op, hlo.ReshapeOp) and op.results[0] not in returned
+        }
 
     def _sliced(self, value: SSAValue) -> list[bool] | None:
         """For a constant, under each strategy whether its layout holds a slice of it
