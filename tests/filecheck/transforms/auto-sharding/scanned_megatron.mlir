@@ -4,7 +4,8 @@
 // carry one layout for every trip: W1 by columns and W2 by rows (Megatron), in the
 // loop's body and in its arguments, the hidden layer split, `v` partial and settled
 // once per trip (4 trips of the 70 us all_reduce: the cost). The carried weights are
-// read-only, so the loop holds them in the arguments' buffers: 98304 bytes.
+// read-only, so the loop holds them in the arguments' buffers, and each trip's slice
+// and its reshape are one buffer: 92160 bytes (XLA holds `jax.jit`'s same plan in 92256).
 // RUN: xshard-opt %s -p 'auto-sharding{memory-limit=300000 report=true}' 2>&1 | filecheck %s
 // RUN: xshard-opt %s -p 'xshard-spmd{auto-sharding=true memory-limit=300000}' | filecheck %s --check-prefix=SPMD
 shard.grid @tp(shape = 8)
@@ -36,7 +37,7 @@ func.func @main(%x: tensor<16x64xf32>, %w1: tensor<4x64x256xf32>, %w2: tensor<4x
   func.return %y_s : tensor<16x64xf32>
 }
 
-// CHECK:      auto-sharding @main: cost 2.802e-04 s, 98304 bytes per device, 14 decisions for 14 ops and 2 arguments (14 once repeats are tied), solved in {{[0-9.]+}} s
+// CHECK:      auto-sharding @main: cost 2.802e-04 s, 92160 bytes per device, 14 decisions for 14 ops and 2 arguments (14 once repeats are tied), solved in {{[0-9.]+}} s
 // CHECK-LABEL: func.func @main(
 // CHECK:        %[[S_W1:.*]] = shard.sharding @tp split_axes = {{\[\[}}], [], [0]] : !shard.sharding
 // CHECK-NEXT:   %[[W1A:.*]] = shard.shard %w1 to %[[S_W1]] : tensor<4x64x256xf32>
