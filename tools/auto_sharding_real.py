@@ -55,6 +55,24 @@ def _replicated_memory(program: JaxProgram, mesh: Mesh) -> int:
     return _memory(jax.jit(program.fn, in_shardings=everywhere).lower(*program.args).compile())
 
 
+def _auto(program: JaxProgram, limit: int | None, time_limit: float | None) -> Any:
+    """`xshard.jit` of the program given only its batch, auto-sharded under `limit`."""
+    return xshard.jit(
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        time_limit=time_limit,
+    )
+
+
+def _hand(program: JaxProgram) -> Any:
+    """`xshard.jit` of the program's hand-written plan."""
+    return xshard.jit(
+        program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
+    )
+
+
 def _step_ms(compiled: Any, args: Sequence[Any]) -> float:
     jax.block_until_ready(compiled(*args))
     times = []
@@ -142,9 +160,7 @@ def real_rows(
         want = program.jitted()(*program.args)
         replicated = _replicated_memory(program, mesh)
         _print({"program": name, "plan": "replicated, jax.jit", "XLA memory (B)": f"{replicated}"})
-        hand = xshard.jit(
-            program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
-        )
+        hand = _hand(program)
         priced = _REPORT.search(_model(program, None, None))
         assert priced is not None
         modeled = {"modeled (s)": priced.group(1), "predicted (B)": priced.group(2)}
@@ -160,13 +176,7 @@ def real_rows(
                 "limit (B)": f"{limit or '-'}",
             }
             try:
-                auto = xshard.jit(
-                    program.fn,
-                    in_shardings=batch,
-                    auto_sharding=True,
-                    memory_limit=limit,
-                    time_limit=time_limit,
-                )
+                auto = _auto(program, limit, time_limit)
                 lowered, lower_seconds = _lower(auto, program)
                 asked = lowered.options.get("memory_limit")
                 found = _REPORT.search(_model(program, batch, asked, time_limit))
@@ -196,14 +206,7 @@ def plan_table(name: str, fraction: int | None, time_limit: float | None = None)
     program = _program(name, mesh)
     replicated = _replicated_memory(program, mesh)
     limit = None if fraction is None else replicated // fraction
-    auto = xshard.jit(
-        program.fn,
-        in_shardings=program.batch_only(),
-        auto_sharding=True,
-        memory_limit=limit,
-        time_limit=time_limit,
-    )
-    lowered = auto.lower(*program.args)
+    lowered = _auto(program, limit, time_limit).lower(*program.args)
     asked = lowered.options.get("memory_limit")
     print(
         f"{name}, given only the batch, memory-limit={limit} (1/{fraction or 1} of "
@@ -236,21 +239,12 @@ def interleaved(name: str, fraction: int | None, rounds: int, time_limit: float 
     mesh = mesh_2x4()
     program = _program(name, mesh)
     limit = None if fraction is None else _replicated_memory(program, mesh) // fraction
-    auto = xshard.jit(
-        program.fn,
-        in_shardings=program.batch_only(),
-        auto_sharding=True,
-        memory_limit=limit,
-        time_limit=time_limit,
-    )
-    hand = xshard.jit(
-        program.fn, in_shardings=program.in_shardings, out_shardings=program.out_shardings
-    )
-    plans = {
-        f"auto, 1/{fraction or 1}": auto.lower(*program.args).compile(),
-        "hand, xshard.jit": hand.lower(*program.args).compile(),
-        "hand, jax.jit": program.jitted().lower(*program.args).compile(),
+    jitted = {
+        f"auto, 1/{fraction or 1}": _auto(program, limit, time_limit),
+        "hand, xshard.jit": _hand(program),
+        "hand, jax.jit": program.jitted(),
     }
+    plans = {n: j.lower(*program.args).compile() for n, j in jitted.items()}
     names = list(plans)
     want = program.jitted()(*program.args)
     errors = {n: max_error(compiled(*program.args), want) for n, compiled in plans.items()}
