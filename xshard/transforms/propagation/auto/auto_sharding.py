@@ -410,7 +410,9 @@ class _Planner:
         ops = self.order
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
-        self.bitcasts = self._bitcasts()
+        returned = self._returned()
+        outputs = set(returned)
+        self.bitcasts = self._bitcasts(outputs)
         dies: dict[SSAValue, int] = {}
         """Each value's last reader, in its fixed layout, or in any of its group's."""
         for op in reversed(ops):
@@ -421,10 +423,8 @@ class _Planner:
         born: dict[int, list[SSAValue]] = {}
         ending: set[int] = {last}
         held = MemoryPoint()
-        returned = self._returned()
         for value in returned:  # XLA gives each result a buffer for the whole call
             self._add(held, value, 1)
-        outputs = set(returned)
         deaths: dict[SSAValue, list[int]] = {}
         """Per value, its last reader's index under each strategy of its group."""
         in_place = self._in_place(dies, index)
@@ -667,16 +667,15 @@ class _Planner:
             and all(self._elementwise(op) or op.name == "stablehlo.reduce" for op in users)
         )
 
-    def _bitcasts(self) -> set[SSAValue]:
+    def _bitcasts(self, outputs: set[SSAValue]) -> set[SSAValue]:
         """The reshapes' results that lie in their operand's buffer, as XLA makes a
         reshape of a row-major array a bitcast: the operand (or the copy a reshard makes
-        of it for the reshape) lives as long as the result is read. A returned result has
-        its own buffer."""
-        returned = set(self._returned())
+        of it for the reshape) lives as long as the result is read. A returned result
+        (in `outputs`) has its own buffer."""
         return {
             op.results[0]
             for op in self.order
-            if isinstance(op, hlo.ReshapeOp) and op.results[0] not in returned
+            if isinstance(op, hlo.ReshapeOp) and op.results[0] not in outputs
         }
 
     def _sliced(self, value: SSAValue) -> list[bool] | None:
