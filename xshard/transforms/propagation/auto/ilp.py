@@ -530,13 +530,53 @@ def _lagrangian(
     return None if best is None else best[1], sorted(distinct.values(), key=p.peak)
 
 
+class _Rows:
+    """The rows (buckets or memory points) one group is in, as one matrix over its
+    strategies: row `r` is the row of id `ids[r]`, `own` its terms, and per other group
+    `h` with pairs in them, `distinct[b][which]` added at the rows `at` when `h` takes
+    `b`. A copy's sizes are the same matrix at every point it lives through, so each
+    distinct matrix is kept once (the 12-layer GPT's 41264 pairs at its points are
+    1130 matrices)."""
+
+    def __init__(self, size: int, own: dict[int, np.ndarray], pairs: dict[int, list]):
+        import numpy as np
+
+        self.ids = np.array(
+            sorted(own.keys() | {k for ks in pairs.values() for k, _ in ks}), dtype=int
+        )
+        row = {int(k): r for r, k in enumerate(self.ids)}
+        self.own = np.zeros((len(self.ids), size))
+        for k, vec in own.items():
+            self.own[row[k]] = vec
+        self.along = []
+        for h, ks in pairs.items():
+            index: dict[bytes, int] = {}
+            matrices = []
+            which = []
+            for _, m in ks:
+                key = np.asarray(m, dtype=float).tobytes()
+                if key not in index:
+                    index[key] = len(matrices)
+                    matrices.append(m.T)
+                which.append(index[key])
+            at = np.array([row[k] for k, _ in ks], dtype=int)
+            self.along.append((h, at, np.array(which), np.stack(matrices, axis=1)))
+
+    def at(self, choice: list[int]) -> np.ndarray:
+        """Each row over the group's strategies, the other groups taking `choice`."""
+        rows = self.own.copy()
+        for h, at, which, distinct in self.along:
+            rows[at] += distinct[choice[h]][which]
+        return rows
+
+
 class _Local:
     """A plan changed one group at a time: per group, what each of its strategies costs
     given the others' (their pairs and buckets) and holds at each memory point it is
     in, with the bytes each point holds and the collectives each bucket runs kept up
-    to date as groups move. The per-group structure is built once for the problem
-    (0.85 s on the 12-layer GPT), by the first `reset`, which starts each plan on it:
-    a solve out of time before it has a plan to improve builds none."""
+    to date as groups move. The per-group structure is built once for the problem, as
+    matrices over a group's rows (`_Rows`), by the first `reset`, which starts each plan
+    on it: a solve out of time before it has a plan to improve builds none."""
 
     def __init__(self, p: Problem):
         self.p = p
@@ -553,20 +593,29 @@ class _Local:
         for (g, h), m in p.pairs.items():
             self.pairs_of[g].append((h, m))
             self.pairs_of[h].append((g, m.T))
-        self.points_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
-        self.groups_at: list[set[int]] = []
-        for k, q in enumerate(p.points):
-            own = {g: np.array(per, dtype=float) for g, per in q.terms.items()}
-            involved = self._involved(own, q.pairs)
-            for g, (vec, ps) in involved.items():
-                self.points_of[g].append((k, vec, ps))
-            self.groups_at.append(set(involved))
-        self.buckets_of: list[list[tuple[int, np.ndarray, list]]] = [[] for _ in sizes]
-        for k, b in enumerate(p.buckets):
-            own = {g: self._marks(g, used) for g, used in b.terms.items()}
-            for g, (vec, ps) in self._involved(own, b.pairs).items():
-                self.buckets_of[g].append((k, vec, ps))
+        self.latency = np.array([b.latency for b in p.buckets])
+        marks = [{g: self._marks(g, used) for g, used in b.terms.items()} for b in p.buckets]
+        self.buckets_of = self._rows(marks, [b.pairs for b in p.buckets])
+        terms = [{g: np.array(per, dtype=float) for g, per in q.terms.items()} for q in p.points]
+        self.points_of = self._rows(terms, [q.pairs for q in p.points])
+        self.groups_at: list[set[int]] = [set() for _ in p.points]
+        for g, rows in enumerate(self.points_of):
+            for k in rows.ids:
+                self.groups_at[k].add(g)
         self.limit = inf if p.limit is None else p.limit
+
+    def _rows(self, terms: list[dict], pairs: list[dict]) -> list[_Rows]:
+        """Per group, the rows of those given (a row's own terms by group, and its
+        pairs) that it is in."""
+        own: list[dict[int, np.ndarray]] = [{} for _ in self.sizes]
+        along: list[dict[int, list]] = [{} for _ in self.sizes]
+        for k, (row, row_pairs) in enumerate(zip(terms, pairs, strict=True)):
+            for g, vec in row.items():
+                own[g][k] = vec
+            for (g, h), m in row_pairs.items():
+                along[g].setdefault(h, []).append((k, m))
+                along[h].setdefault(g, []).append((k, m.T))
+        return [_Rows(n, o, a) for n, o, a in zip(self.sizes, own, along, strict=True)]
 
     def reset(self, choice: list[int]) -> _Local:
         """Start again from `choice` (the structure above is the problem's, built once)."""
@@ -579,18 +628,6 @@ class _Local:
         self.running = np.array([b.running(choice) for b in self.p.buckets], dtype=float)
         return self
 
-    def _involved(
-        self, terms: dict[int, np.ndarray], pairs: dict[tuple[int, int], np.ndarray]
-    ) -> dict[int, tuple[np.ndarray, list[tuple[int, np.ndarray]]]]:
-        """Per group: its own vector over its strategies, and its pairs (rows: its own)."""
-        import numpy as np
-
-        found = {g: (own, []) for g, own in terms.items()}
-        for (g, h), m in pairs.items():
-            found.setdefault(g, (np.zeros(self.sizes[g]), []))[1].append((h, m))
-            found.setdefault(h, (np.zeros(self.sizes[h]), []))[1].append((g, m.T))
-        return found
-
     def _marks(self, g: int, used: set[int]) -> np.ndarray:
         import numpy as np
 
@@ -598,34 +635,32 @@ class _Local:
         vec[list(used)] = 1.0
         return vec
 
-    def _along(self, own: np.ndarray, ps: list[tuple[int, np.ndarray]]) -> np.ndarray:
-        vec = own
-        for h, m in ps:
-            vec = vec + m[:, self.choice[h]]
-        return vec
-
-    def options(self, g: int) -> tuple[np.ndarray, list, list]:
-        """The cost of each strategy of `g` given the others', and per bucket and per
-        memory point `g` is in, its collectives and bytes under each strategy."""
-        import numpy as np
-
+    def options(self, g: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cost of each strategy of `g` given the others', and the collectives of
+        each bucket and the bytes of each memory point `g` is in (rows as `_Rows` has
+        them), under each strategy."""
         now = self.choice[g]
-        cost = self.linear[g] + sum(
-            (m[:, self.choice[h]] for h, m in self.pairs_of[g]), np.zeros(self.sizes[g])
-        )
-        runs = [(k, self._along(own, ps)) for k, own, ps in self.buckets_of[g]]
-        for k, vec in runs:
-            cost = cost + self.p.buckets[k].latency * (self.running[k] - vec[now] + vec > 0)
-        held = [(k, self._along(own, ps)) for k, own, ps in self.points_of[g]]
-        return cost, runs, held
+        cost = self.linear[g].copy()
+        for h, m in self.pairs_of[g]:
+            cost += m[:, self.choice[h]]
+        buckets = self.buckets_of[g]
+        runs = buckets.at(self.choice)
+        if len(buckets.ids):
+            others = self.running[buckets.ids] - runs[:, now]
+            cost += self.latency[buckets.ids] @ (others[:, None] + runs > 0)
+        return cost, runs, self.points_of[g].at(self.choice)
 
-    def move(self, g: int, a: int, runs: list, held: list) -> None:
+    def held_if(self, g: int, held: np.ndarray) -> np.ndarray:
+        """The bytes of each point `g` is in, under each of its strategies (`held` as
+        `options(g)` gave it)."""
+        ids = self.points_of[g].ids
+        return (self.held[ids] - held[:, self.choice[g]])[:, None] + held
+
+    def move(self, g: int, a: int, runs: np.ndarray, held: np.ndarray) -> None:
         """`g` takes `a` (`runs` and `held` as `options(g)` gave them)."""
         now = self.choice[g]
-        for k, vec in runs:
-            self.running[k] += vec[a] - vec[now]
-        for k, vec in held:
-            self.held[k] += vec[a] - vec[now]
+        self.running[self.buckets_of[g].ids] += runs[:, a] - runs[:, now]
+        self.held[self.points_of[g].ids] += held[:, a] - held[:, now]
         self.choice[g] = a
 
 
@@ -645,10 +680,7 @@ def _improve(local: _Local, deadline: float | None) -> list[int]:
                 return local.choice
             now = local.choice[g]
             cost, runs, held = local.options(g)
-            fits = np.ones(len(cost), dtype=bool)
-            for k, vec in held:
-                fits &= local.held[k] - vec[now] + vec <= local.limit
-            cost[~fits] = inf
+            cost[~(local.held_if(g, held) <= local.limit).all(axis=0)] = inf
             best = int(np.argmin(cost))
             if cost[best] < cost[now] * (1 - 1e-9) - 1e-15:
                 local.move(g, best, runs, held)
@@ -666,13 +698,11 @@ def _repair(local: _Local, deadline: float | None) -> bool:
     False when a round sheds nothing or time runs out."""
     import numpy as np
 
-    def shed(g: int) -> tuple[np.ndarray, np.ndarray, list, list]:
+    def shed(g: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         now = local.choice[g]
         cost, runs, held = local.options(g)
-        gone = np.zeros(len(cost))
-        for k, vec in held:
-            excess = max(0.0, local.held[k] - local.limit)
-            gone += excess - np.maximum(0.0, local.held[k] - vec[now] + vec - local.limit)
+        excess = np.maximum(0.0, local.held[local.points_of[g].ids] - local.limit)
+        gone = (excess[:, None] - np.maximum(0.0, local.held_if(g, held) - local.limit)).sum(axis=0)
         gone[~np.isfinite(cost)] = 0.0
         return (cost - cost[now]) / np.where(gone > 0, gone, 1.0), gone, runs, held
 
