@@ -278,10 +278,10 @@ func.func @main(%a0: tensor<2x4x4xf32>, %p: tensor<2xf32>) -> tensor<2x4x4xf32> 
 
 
 def test_a_loop_body_value_annotated_in_a_branch_is_planned() -> None:
-    """A value of a planned loop's body whose result annotation sits in a `case`
-    branch (a region auto-sharding leaves to shard-partition): the memory model reads
-    its layout from the body's ops alone. Found by the property's long profile (a
-    KeyError on the branch's annotation)."""
+    """A value of a planned loop's body whose user annotation sits in a `case` branch
+    that reads it: the plan and its memory model take it there as the user laid it
+    out. Found by the property's long profile (a KeyError on the branch's
+    annotation)."""
     assert run_module(parse(ANNOTATED_IN_A_BRANCH), 4, auto_sharding=True).match
 
 

@@ -112,6 +112,42 @@ def test_a_scan_over_closed_over_weights_meets_what_xla_meets() -> None:
     assert max_error(compiled(x), jax.jit(layers)(x)) < 1e-6
 
 
+def test_gradient_accumulation_under_a_cond_is_planned_inside_its_branches() -> None:
+    """optax's `MultiSteps` (a `lax.cond` between accumulating a gradient and applying
+    it) given only its batch, at half of what replication holds: the branches' ops and
+    the cond's results are split (the plan fits, as jax.jit's fully split plan does in
+    XLA), and the numbers are jax.jit's. When a cond's results were whole whatever the
+    plan, every plan held more than the limit."""
+    optax = pytest.importorskip("optax")
+    rng = np.random.default_rng(2)
+    weights = tuple(
+        (rng.standard_normal(shape) * 0.1).astype(np.float32) for shape in ((32, 64), (64, 8))
+    )
+    accumulate = optax.MultiSteps(optax.sgd(0.1), every_k_schedule=2)
+    x = rng.standard_normal((32, 32)).astype(np.float32)
+    y = rng.standard_normal((32, 8)).astype(np.float32)
+
+    def step(ws, state, x, y):
+        grads = jax.grad(lambda ws: jnp.mean((jnp.tanh(x @ ws[0]) @ ws[1] - y) ** 2))(ws)
+        updates, state = accumulate.update(grads, state, ws)
+        return optax.apply_updates(ws, updates), state
+
+    args = (weights, accumulate.init(weights), x, y)
+    whole = jax.tree.map(lambda _: NamedSharding(MESH, P()), args)
+    limit = Memory.of(jax.jit(step, in_shardings=whole).lower(*args).compile()).total // 2
+    batch = NamedSharding(MESH, P("data"))
+    jitted = xshard.jit(
+        step, in_shardings=(None, None, batch, batch), auto_sharding=True, memory_limit=limit
+    )
+    compiled = jitted.lower(*args).compile()
+    assert Memory.of(compiled).total <= limit
+    got, want = compiled(*args), jax.jit(step)(*args)
+    for _ in range(2):  # an accumulating step, then one that applies the mean
+        assert max_error(got, want) < 1e-6
+        ws, state = jax.tree.map(np.asarray, want)
+        got, want = compiled(ws, state, x, y), jax.jit(step)(ws, state, x, y)
+
+
 def test_a_scanned_model_is_planned_inside_its_loops() -> None:
     """A `lax.scan` train step given only its batch, at a quarter of what replication
     holds: the stacked weights are split where they arrive and inside both loops (the

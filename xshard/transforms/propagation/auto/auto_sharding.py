@@ -35,6 +35,9 @@ A `stablehlo.while` is planned in place (`add_while`): each carry is one decisio
 (its operand, region arguments, yield and result alike, as `shard-partition` lays a
 loop out), its regions' ops are decided once for every trip and their costs counted
 once per trip, and in the memory points its regions run once, in place of the loop.
+A `stablehlo.case` likewise (`add_case`): its index whole, each result one decision
+that every branch yields, each branch's ops decided and their costs counted (a
+`lax.cond` that accumulates or applies a gradient, optax's `MultiSteps`).
 A value dead before a returned value is made may lie in that value's buffer, as XLA's
 buffer assignment lays it (`_hosted`).
 
@@ -331,13 +334,15 @@ class _Planner:
         for op in block.ops:
             if isinstance(op, hlo.WhileOp):
                 self.add_while(op)
+            elif isinstance(op, hlo.CaseOp):
+                self.add_case(op)
             self.order.append(op)
             if isinstance(op, ShardOp):
                 self.user_shards.add(op)
                 s = sharding_of(op.sharding, op)
                 self.edge(op, op.src, self.source(op.src), s)
                 self.sources[op.result] = s
-            elif isinstance(op, hlo.WhileOp):
+            elif isinstance(op, hlo.WhileOp | hlo.CaseOp):
                 continue
             elif op.has_trait(IsTerminator):
                 if block is self.block:
@@ -354,6 +359,36 @@ class _Planner:
                     if is_tensor(r):
                         self.add_value(r, self.replicated)
 
+    def add_case(self, op: hlo.CaseOp) -> None:
+        """A branch: its index whole (every device takes the same branch), each result one
+        layout, which every branch yields (as `shard-partition` lays a case out), the
+        user's where they annotated it; each branch's ops decided and their costs counted
+        (the plan pays for either branch it takes). In `order` the branches come before
+        the case op, one after another, as only one runs."""
+        index = op.operands[0]
+        self.edge(op, index, self.source(index), self.replicated)
+        slots = [self._slot(r, result_annotation(r)) for r in op.results]
+        for branch in op.branches:
+            self.add_block(branch.block)
+            terminator = branch.block.last_op
+            assert terminator is not None
+            for v, slot in zip(terminator.operands, slots, strict=True):
+                if is_tensor(v):
+                    self.edge(terminator, v, self.source(v), slot)
+        for r, slot in zip(op.results, slots, strict=True):
+            if is_tensor(r):
+                self.add_value(r, slot)
+
+    def _slot(self, r: SSAValue, given: ShardOp | None) -> Source:
+        """The layout of a region op's result `r` and what flows into it: the user's
+        annotation `given`, else a decision among its layouts."""
+        if not is_tensor(r):
+            return self.replicated
+        if given is not None:
+            return sharding_of(given.sharding, given)
+        layouts = value_layouts(r, self.grid)
+        return layouts[0] if len(layouts) == 1 else self.new_var(layouts)
+
     def add_while(self, op: hlo.WhileOp) -> None:
         """A loop: each carry one layout, on entry, in both regions, yielded and after the
         loop (as `shard-partition` lays it out), the user's where they annotated the
@@ -367,13 +402,7 @@ class _Planner:
                 (a for v in (cond.args[i], body.args[i], r) if (a := result_annotation(v))),
                 None,
             )
-            if not is_tensor(r):
-                slot: Source = self.replicated
-            elif given is not None:
-                slot = sharding_of(given.sharding, given)
-            else:
-                layouts = value_layouts(r, self.grid)
-                slot = layouts[0] if len(layouts) == 1 else self.new_var(layouts)
+            slot = self._slot(r, given)
             slots.append(slot)
             v = op.operands[i]
             if is_tensor(v):
@@ -1013,8 +1042,9 @@ class _Planner:
                 held[op.result] = sharding_of(op.sharding, op)
             elif op in self.options:
                 self.write_op(op, choice, held, rewriter)
-            elif isinstance(op, hlo.WhileOp):
-                self.write_arguments(op.body.block, choice, held, rewriter)
+            elif isinstance(op, hlo.WhileOp | hlo.CaseOp):
+                if isinstance(op, hlo.WhileOp):
+                    self.write_arguments(op.body.block, choice, held, rewriter)
                 for region in op.regions:
                     self.write_block(region.block, choice, held, rewriter)
                 for r in reversed(op.results):  # each is written just after the loop
