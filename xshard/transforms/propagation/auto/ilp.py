@@ -173,21 +173,13 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     begin = time.perf_counter()
     deadline = None if time_limit is None else begin + time_limit
     model = _Model(p)
-    unlimited = deadline  # the plan without memory rows: a share of the time, with a limit
-    if time_limit is not None and p.limit is not None:
-        unlimited = begin + MIP_SHARE * time_limit
-    choice, bound = model.mip(unlimited)
+    choice, bound = model.mip(deadline)
     start = None
     checked = time.perf_counter()
-    over: list[MemoryPoint] = []
-    if p.limit is not None and (choice is None or (over := _broken(p, choice))):
+    if p.limit is not None and choice is not None and (over := _broken(p, choice)):
         if deadline is not None:  # time to check the last plan and measure its peak
             deadline -= 2 * (time.perf_counter() - checked) + HIGHS_OVERRUN
-        first = (over[0], plan_cost(p, choice) * SCALE) if choice is not None else None
-        start, near = _lagrangian(p, first, deadline)
-        if choice is None and near:  # the rounds start from the plan least within the limit
-            choice = near[-1]
-            over = _broken(p, choice)
+        start, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
         began = time.perf_counter()
         local = _Local(p)
         if start is not None:
@@ -208,10 +200,7 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     if choice is None:
         raise Infeasible(f"no plan found in time-limit={time_limit} s")
     cost = plan_cost(p, choice)
-    if bound is None:  # out of time before any bound
-        gap = 1.0 if cost > 0 else 0.0
-    else:
-        gap = max(0.0, 1 - bound / (cost * SCALE)) if cost > 0 else 0.0
+    gap = max(0.0, 1 - bound / (cost * SCALE)) if cost > 0 and bound is not None else 0.0
     if gap <= MIP_REL_GAP:  # optimal as HiGHS proves it (not a float's last digits)
         gap = 0.0
     return Solution(choice, cost, p.peak(choice), time.perf_counter() - begin, gap)
@@ -219,11 +208,6 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
 
 LAZY_POINTS = 8
 """The memory points `solve` adds in a round."""
-MIP_SHARE = 1 / 3
-"""The share of a time limit the plan without memory rows may take, when there is a
-limit: past it, message passing stands in for it (the 12-layer GPT's takes 6.5-9.5 s
-of 30 on 2 cores, and three times that when the cores are shared, which left no time
-for the start)."""
 MIP_REL_GAP = 1e-4
 """HiGHS's `mip_rel_gap`: it stops a MIP as optimal within this relative gap."""
 HIGHS_OVERRUN = 0.5
@@ -456,19 +440,17 @@ class _Model:
 
 
 def _lagrangian(
-    p: Problem, first: tuple[MemoryPoint, float] | None, deadline: float | None
+    p: Problem, point: MemoryPoint, first: float, deadline: float | None
 ) -> tuple[list[int] | None, list[list[int]]]:
     """A plan that holds every memory point, found without the memory rows: the plan of
     least `cost + price * bytes at the priced points` (by min-sum message passing,
-    `min_sum.py`), for the least price it finds that makes the plan fit. A plan that
-    breaks a point not priced yet adds the one it breaks most (pricing one point alone
-    leaves the plan stuck where another point peaks). `first`: the point the plan
-    without the memory rows breaks most, priced from the start, and that plan's cost
-    (solver units), 4 times which is the first price; None (no such plan in time): the
-    first price is 0, and the next 4 times the cost of its plan. None when no price
-    found one by the deadline. Beside it, the distinct plans of the prices that broke a
-    point (and no pair), the nearest to the limit first: some are cheap plans a few
-    steps from fitting."""
+    `min_sum.py`), for the least price it finds that makes the plan fit. The priced
+    points start at `point`; a plan that breaks a point not priced yet adds the one it
+    breaks most (pricing one point alone leaves the plan stuck where another point
+    peaks). The prices start at 4 times `first`, the cost of the plan without the
+    memory rows (solver units). None when no price found one by the deadline. Beside
+    it, the distinct plans of the prices that broke a point (and no pair), the nearest
+    to the limit first: some are cheap plans a few steps from fitting."""
     import numpy as np
 
     from xshard.transforms.propagation.auto.min_sum import MinSum
@@ -514,14 +496,12 @@ def _lagrangian(
         for pair, held in point.pairs.items():
             pair_bytes[at[pair]] += held / p.limit
 
-    price = 0.0
-    if first is not None:
-        price_point(first[0])
-        price = 4 * max(1.0, first[1])
+    price_point(point)
     solver = MinSum(sizes, edges)
     best: tuple[float, list[int]] | None = None
     near: list[list[int]] = []
     low, high = 0.0, None
+    price = 4 * max(1.0, first)
     for _ in range(LAGRANGIAN_STEPS):
         if _past(deadline):
             break
@@ -545,12 +525,7 @@ def _lagrangian(
                 best = cost, choice
         else:  # a forbidden pair: no news of the price
             low = price
-        if high == 0.0:  # it fits unpriced: no price finds a cheaper plan
-            break
-        if not price:
-            price = 4 * max(1.0, cost * SCALE if isfinite(cost) else 1.0)
-        else:
-            price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
+        price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
     distinct = {tuple(plan): plan for plan in near}
     return None if best is None else best[1], sorted(distinct.values(), key=p.peak)
 
