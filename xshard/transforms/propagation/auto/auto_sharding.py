@@ -360,7 +360,7 @@ class _Planner:
                         self.add_value(r, self.replicated)
 
     def add_case(self, op: hlo.CaseOp) -> None:
-        """A branch: its index whole (every device takes the same branch), each result one
+        """A `case`: its index whole (every device takes the same branch), each result one
         layout, which every branch yields (as `shard-partition` lays a case out), the
         user's where they annotated it; each branch's ops decided and their costs counted
         (the plan pays for either branch it takes). In `order` the branches come before
