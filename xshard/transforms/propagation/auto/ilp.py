@@ -182,7 +182,7 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         start, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
         began = time.perf_counter()
         local = _Local(p)
-        if start is not None:
+        if start is not None and not _past(deadline):  # (the first reset builds `local`)
             start = _improve(local.reset(start), deadline)
         for plan in near:
             start = _cheaper(local, start, plan, deadline)
@@ -502,8 +502,10 @@ def _lagrangian(
     near: list[list[int]] = []
     low, high = 0.0, None
     price = 4 * max(1.0, first)
+    longest = 0.0  # a price's step: none starts that would end past the deadline
     for _ in range(LAGRANGIAN_STEPS):
-        if _past(deadline):
+        began = time.perf_counter()
+        if deadline is not None and began + longest > deadline:
             break
         solver.set_costs(
             [u + s + price * m for u, s, m in zip(unary, unary_shares, unary_bytes, strict=True)],
@@ -525,6 +527,7 @@ def _lagrangian(
                 best = cost, choice
         else:  # a forbidden pair: no news of the price
             low = price
+        longest = max(longest, time.perf_counter() - began)
         price = 4 * price if high is None else (low * high) ** 0.5 if low else high / 4
     distinct = {tuple(plan): plan for plan in near}
     return None if best is None else best[1], sorted(distinct.values(), key=p.peak)
