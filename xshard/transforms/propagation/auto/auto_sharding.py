@@ -1047,7 +1047,7 @@ class _Planner:
                     self.write_arguments(op.body.block, choice, held, rewriter)
                 for region in op.regions:
                     self.write_block(region.block, choice, held, rewriter)
-                for r in reversed(op.results):  # each is written just after the loop
+                for r in reversed(op.results):  # each is written just after the op
                     if is_tensor(r):
                         self.write_result(
                             op, r, self.layout(self.sources[r], choice), held, rewriter
