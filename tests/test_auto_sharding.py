@@ -31,10 +31,11 @@ from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.auto import ilp
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
-from xshard.transforms.propagation.auto.buckets import independent_classes
+from xshard.transforms.propagation.auto.buckets import follows
 from xshard.transforms.propagation.auto.ilp import (
     Bucket,
     Infeasible,
+    Link,
     MemoryPoint,
     Problem,
     coarsen,
@@ -385,8 +386,8 @@ def test_a_solve_out_of_time_gives_its_start_and_its_gap(monkeypatch: pytest.Mon
 def problems(draw: st.DrawFn) -> Problem:
     """Up to 4 groups of up to 4 strategies, pair costs whose rows and columns repeat
     (strategies laying the values out alike) with forbidden entries, memory points
-    with terms and pair sizes, under a limit or none, and buckets whose latency
-    strategies and pairs of strategies share."""
+    with terms and pair sizes, under a limit or none, and buckets of links (run by
+    strategies and pairs of strategies, or always) that follow earlier ones."""
     p = Problem()
     sizes = draw(st.lists(st.integers(1, 4), min_size=2, max_size=4))
     cost = st.sampled_from([0.0, 1.0, 2.0, 5.0, inf])
@@ -424,19 +425,22 @@ def problems(draw: st.DrawFn) -> Problem:
     p.limit = draw(st.integers(5, 60)) if draw(st.integers(0, 3)) else None
     for _ in range(draw(st.integers(0, 2))):
         bucket = Bucket(draw(st.sampled_from([0.5, 2.0, 4.0])))
-        for g, n in enumerate(sizes):
-            if draw(st.booleans()):
-                bucket.terms[g] = set(draw(st.lists(st.integers(0, n - 1), max_size=n)))
-        for g, h in chosen:
-            if draw(st.booleans()):
-                runs = draw(
-                    st.lists(
-                        st.integers(0, 1),
-                        min_size=sizes[g] * sizes[h],
-                        max_size=sizes[g] * sizes[h],
+        for k in range(draw(st.integers(1, 3))):
+            link = Link(always=draw(st.integers(0, 5)) == 0)
+            for g, n in enumerate(sizes):
+                if draw(st.booleans()):
+                    link.terms[g] = set(draw(st.lists(st.integers(0, n - 1), max_size=n)))
+            for g, h in chosen:
+                if draw(st.booleans()):
+                    runs = draw(
+                        st.lists(
+                            st.integers(0, 1),
+                            min_size=sizes[g] * sizes[h],
+                            max_size=sizes[g] * sizes[h],
+                        )
                     )
-                )
-                bucket.add_pair(g, h, np.array(runs, dtype=float).reshape(sizes[g], sizes[h]))
+                    link.add_pair(g, h, np.array(runs, dtype=float).reshape(sizes[g], sizes[h]))
+            bucket.add(link, draw(st.lists(st.integers(0, k - 1), max_size=2, unique=True)) if k else [])
         p.buckets.append(bucket)
     return p
 
@@ -484,7 +488,8 @@ def test_a_plan_over_the_limit_repaired_fits_and_improving_it_never_costs_more(
 ) -> None:
     """From any plan with no forbidden pair: `_repair` brings it within the limit, or
     says it could not; `_improve` then never raises its cost nor breaks the limit; and
-    the bytes and bucket counts they keep as groups move are those of the plan."""
+    the bytes and the collectives of each bucket's class they keep as groups move are
+    those of the plan."""
     p = data.draw(problems())
     if p.limit is None:
         p.limit = data.draw(st.integers(5, 60))
@@ -500,7 +505,7 @@ def test_a_plan_over_the_limit_repaired_fits_and_improving_it_never_costs_more(
     assert plan_cost(p, improved) <= plan_cost(p, repaired) + 1e-12
     assert p.peak(improved) <= p.limit
     assert list(local.held) == [q.bytes(improved) for q in p.points]
-    assert list(local.running) == [b.running(improved) for b in p.buckets]
+    assert list(local.running) == [sum(k.marks(improved) for k in c) for c in local.classes]
 
 
 @settings(max_examples=200, deadline=None)
@@ -563,16 +568,24 @@ INDEPENDENT = """func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: t
 }"""
 
 
-def test_edges_whose_all_reduces_xla_may_combine_share_a_class() -> None:
+def test_edges_follow_those_whose_reader_leads_to_their_value() -> None:
     """`%a` and `%b` read by the add, and returned, are independent whatever their
-    layouts: one class, one latency if they arrive partial. `%c` read by the tanh
-    follows the add, which reads `%a`: a class of its own; and `%d` returned follows
-    both."""
+    layouts: XLA may combine their all_reduces if they arrive partial. `%c` read by the
+    tanh follows both edges into the add; `%d` returned follows `%c`'s edge (and
+    through it the add's, left out). All running, they need three combined
+    all_reduces; the two into the add and those returned, one."""
     block = entry(parse(INDEPENDENT)).body.block
     a, b, c, d = (op.results[0] for op in list(block.ops)[:4])
     add, tanh, ret = list(block.ops)[2:]
     edges = [(add, a), (add, b), (tanh, c), (ret, a), (ret, b), (ret, d)]
-    assert independent_classes(block, edges) == [0, 0, 1, 0, 0, 2]
+    after = follows(block, edges)
+    assert after == [[], [], [1, 0], [], [], [2]]
+    bucket = Bucket(1.0)
+    for before in after:
+        bucket.add(Link(always=True), before)
+    assert bucket.depth([]) == 3
+    bucket.links[2].always = bucket.links[5].always = False
+    assert bucket.depth([]) == 1
 
 
 def test_user_annotations_are_kept() -> None:

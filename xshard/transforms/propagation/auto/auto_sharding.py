@@ -6,7 +6,7 @@ argument a decision among its layouts; `shard.shard` ops the user wrote, and ops
 `shard.sharding_option`, are fixed and never changed. An edge from a value to a user
 costs `CostModel.reshard_time` from the layout the producer's choice gives to the
 layout the user's choice wants (a pair with no reshard is forbidden), its all_reduces
-sharing one latency with those of independent edges that XLA combines with them
+sharing latencies with those of independent edges that XLA combines with them
 (`buckets.py`); a returned value left partial costs its settling; and each op costs
 its compute, its iteration space
 (twice that with a reduction: a multiply-add) over the devices its option splits it
@@ -101,12 +101,13 @@ from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.auto.buckets import (
     Key,
     Priced,
-    independent_classes,
+    follows,
     price,
 )
 from xshard.transforms.propagation.auto.ilp import (
     Bucket,
     Infeasible,
+    Link,
     MemoryPoint,
     Problem,
     Solution,
@@ -212,16 +213,19 @@ def _spread(src: Source, dst: Source, f: Callable[[Sharding, Sharding], float]) 
     return Pair(src.group, dst.group, distinct[np.ix_(rows, cols)])
 
 
-def _mark(bucket: Bucket, runs: Spread) -> bool:
-    """Mark in `bucket` the choices under which an edge runs one of its all_reduces
-    (`runs`, 1.0 where it does); true where it runs one whatever the plan."""
+def _link(runs: Spread) -> Link:
+    """An edge's link: the choices under which it runs one of its all_reduces (`runs`,
+    1.0 where it does)."""
+    link = Link()
     if isinstance(runs, Pair):
         if runs.matrix.any():
-            bucket.add_pair(*runs)
+            link.add_pair(*runs)
     elif isinstance(runs, tuple):
         group, per = runs
-        bucket.terms.setdefault(group, set()).update(a for a, x in enumerate(per) if x)
-    return isinstance(runs, float) and runs > 0
+        link.terms[group] = {a for a, x in enumerate(per) if x}
+    else:
+        link.always = runs > 0
+    return link
 
 
 def _slices(src: Sharding, dst: Sharding) -> bool:
@@ -950,28 +954,21 @@ class _Planner:
             self.bucketed.append((reader, value, key, self.weight, runs))
 
     def add_buckets(self) -> None:
-        """Each class of a block's independent edges (`independent_classes`) that may
-        run an all_reduce of one key: one `Bucket`, its latency paid once."""
+        """The edges of a block that may run an all_reduce of one key: one `Bucket`,
+        each edge a link following the edges it follows whatever the plan (`follows`)."""
         keyed: dict[tuple[Block | None, Key], list[int]] = {}
         for k, (reader, _, key, _, _) in enumerate(self.bucketed):
             keyed.setdefault((reader.parent_block(), key), []).append(k)
         for (block, key), ks in keyed.items():
             assert block is not None
-            classes = independent_classes(block, [self.bucketed[k][:2] for k in ks])
-            buckets: dict[int, Bucket] = {}
-            paid: set[int] = set()
-            for k, c in zip(ks, classes, strict=True):
-                _, _, _, weight, runs = self.bucketed[k]
-                if c not in buckets:
-                    latency = self.model.collective_latency("all_reduce", key[0], self.grid)
-                    buckets[c] = Bucket(weight * latency)
-                if _mark(buckets[c], runs):
-                    paid.add(c)
-            for c, bucket in buckets.items():
-                if c in paid:  # a fixed edge runs it, whatever the plan
-                    self.fixed_cost += bucket.latency
-                else:
-                    self.problem.buckets.append(bucket)
+            at = {op: i for i, op in enumerate(block.ops)}
+            ks.sort(key=lambda k: at[self.bucketed[k][0]])
+            latency = self.model.collective_latency("all_reduce", key[0], self.grid)
+            bucket = Bucket(self.bucketed[ks[0]][3] * latency)
+            after = follows(block, [self.bucketed[k][:2] for k in ks])
+            for k, before in zip(ks, after, strict=True):
+                bucket.add(_link(self.bucketed[k][4]), before)
+            self.problem.buckets.append(bucket)
 
     def _add_cost(self, spread: Spread) -> None:
         if isinstance(spread, Pair):

@@ -7,20 +7,24 @@ all_reduce's latency for all of them, and each its own bytes. So a data-parallel
 gradient's all_reduce costs its bytes where the other gradients' come with it, not
 an all_reduce's latency each: the one-layer GPT train step's hand plan runs 16
 all_reduces as 5, 130.2 µs (priced from XLA's program), which the model priced at
-640.5 µs, alone, and now at 150.5 µs.
+640.5 µs, alone, and now at 130.5 µs.
 
 The edges (a value read by an op) of one block that may run an all_reduce of one
-kind are put in classes whose collectives are independent whatever the plan: no
-edge's reader leads to another's value (`independent_classes`). So the gradients'
-settling, where the optimizer reads them, and the returned values' are one class, and
-partial sums added up are one. An all_reduce of a class adds its bytes and
-`size / ALL_REDUCE_BUCKET` of its latency (a bucket fills at the limit); the class's
-latency is paid once where any of its edges runs one (`ilp.Bucket`).
+kind are the links of one `ilp.Bucket`, each following the edges whose reader leads
+to its value whatever the plan (`follows`). The all_reduces a plan runs need as many
+combined ones as the longest chain among them (no two of a chain can be combined,
+and the links of one length are independent): the bucket pays its latency that many
+times. An all_reduce adds its bytes and `size / ALL_REDUCE_BUCKET` of its latency (a
+bucket fills at the limit). Fixed classes of independent edges, made before the
+solve from every edge that may run one, priced the hand plan of the one-layer GPT at
+250.3 µs in the program given only its batch (its all_reduces fell in 15 classes where
+they alone fall in 4); by its chains, 140.3.
 
 All_gathers and reduce_scatters are priced alone, though shard-simplify buckets
-them too: under a memory limit its buckets hold 1/32 of it, and priced as buckets
-(as here, by class) the plans for the one-layer GPT at 1/4 of replication were
-modeled at 241 µs and ran 375 µs of collectives in XLA; priced alone, 245 and 205.
+them too: under a memory limit its buckets hold 1/32 of it, and priced as buckets (by
+fixed classes, as all_reduces once were) the plans for the one-layer GPT at 1/4 of
+replication were modeled at 241 µs and ran 375 µs of collectives in XLA; priced
+alone, 245 and 205.
 """
 
 from __future__ import annotations
@@ -73,22 +77,6 @@ def price(model: CostModel, src: Sharding, dst: Sharding, value: SSAValue, grid:
     return Priced(seconds, frozenset(shared))
 
 
-def _ancestors(block: Block) -> tuple[dict[Operation, int], dict[Operation, int]]:
-    """Each op of `block`'s bit, and the bits of the ops it reads through (itself
-    included), as ints."""
-    bit: dict[Operation, int] = {}
-    ancestors: dict[Operation, int] = {}
-    for i, op in enumerate(block.ops):
-        bit[op] = 1 << i
-        reach = bit[op]
-        for inner in op.walk():
-            for v in inner.operands:
-                if (p := _made_in(v, block)) is not None and p is not op:
-                    reach |= ancestors[p]
-        ancestors[op] = reach
-    return bit, ancestors
-
-
 def _made_in(value: SSAValue, block: Block) -> Operation | None:
     """The op of `block` that makes `value` (None: an argument, or made above)."""
     if isinstance(value, BlockArgument):
@@ -96,28 +84,30 @@ def _made_in(value: SSAValue, block: Block) -> Operation | None:
     return block.find_ancestor_op_in_block(value.owner)  # type: ignore[arg-type]
 
 
-def independent_classes(block: Block, edges: Sequence[tuple[Operation, SSAValue]]) -> list[int]:
-    """A class for each edge (its reader in `block`, its value) such that no two edges
-    of a class depend on each other, whatever the plan: one's reader never leads to
-    the other's value. Each edge takes the first class it is independent of, in
-    order, as the combiners fill buckets in program order."""
-    bit, ancestors = _ancestors(block)
-    readers: list[int] = []
-    """Per class, its readers' bits: an edge whose value leads from one depends on it."""
-    inputs: list[int] = []
-    """Per class, what its values lead from: an edge whose reader is there is needed by it."""
-    found = []
-    for reader, value in edges:
-        made = _made_in(value, block)
-        before = 0 if made is None else ancestors[made]
-        for c, (r, i) in enumerate(zip(readers, inputs, strict=True)):
-            if not (before & r) and not (bit[reader] & i):
-                readers[c] |= bit[reader]
-                inputs[c] |= before
-                break
-        else:
-            c = len(readers)
-            readers.append(bit[reader])
-            inputs.append(before)
-        found.append(c)
-    return found
+def follows(block: Block, edges: Sequence[tuple[Operation, SSAValue]]) -> list[list[int]]:
+    """Per edge (its reader in `block`, its value), in an order of their readers, the
+    edges it follows, whatever the plan: those whose reader leads to its value. Only
+    the nearest are given: an edge followed through another is left out."""
+    reading: dict[Operation, int] = {}
+    for k, (reader, _) in enumerate(edges):
+        reading[reader] = reading.get(reader, 0) | 1 << k
+    behind: dict[Operation, int] = {}
+    """Per op, the edges whose reader is the op or leads to it, as bits."""
+    for op in block.ops:
+        found = reading.get(op, 0)
+        for inner in op.walk():
+            for v in inner.operands:
+                if (made := _made_in(v, block)) is not None and made is not op:
+                    found |= behind[made]
+        behind[op] = found
+    before = [behind.get(made, 0) if (made := _made_in(v, block)) else 0 for _, v in edges]
+    nearest = []
+    for k, left in enumerate(before):
+        assert left >> k == 0, "edges out of their readers' order"
+        found = []
+        while left:
+            f = left.bit_length() - 1  # the last left: none left follows it
+            found.append(f)
+            left &= ~(before[f] | 1 << f)
+        nearest.append(found)
+    return nearest

@@ -13,10 +13,12 @@ the sum of their `s_ga` (so for `h`). The marginals are still one-hot once the `
 integral, so `e_uw` is still the product, with as many variables as distinct layouts
 meet: on a 2x4 grid at 1/2 of replication, the transformer block's 57665 became 30040.
 
-A bucket (collectives the combiners make one) is a continuous `y` in [0, 1] costing
-its latency, at least each strategy of a group, and each pair's `e_uw`, that runs one
-of its collectives: `y` is 1 exactly where the plan runs any (the pair classes are
-made finer where needed, so that a class runs one or none).
+A bucket (collectives the combiners make one where none leads to another) costs its
+latency once per link of the longest chain of those the plan runs: a continuous `h_k`
+per collective `k`, at least `h_f` plus each strategy of a group, and each pair's
+`e_uw`, that runs `k` (for each `f` that `k` follows), and a `T` costing the latency,
+at least every `h_k`: `T` is that chain's length exactly (the pair classes are made
+finer where needed, so that a class runs `k` or not).
 """
 
 from __future__ import annotations
@@ -80,24 +82,53 @@ class MemoryPoint:
 
 
 @dataclass
-class Bucket:
-    """Collectives that share one `latency` (seconds, paid once if any runs): group `g`
-    runs one under the strategies in `terms[g]`, groups `g` and `h` where
-    `pairs[(g, h)][a, b]` is 1."""
+class Link:
+    """One collective of a bucket: run where group `g` takes a strategy in `terms[g]`,
+    where groups `g` and `h` take `a` and `b` with `pairs[(g, h)][a, b]` 1, or always."""
 
-    latency: float
     terms: dict[int, set[int]] = field(default_factory=dict)
     pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    always: bool = False
 
     def add_pair(self, g: int, h: int, runs: np.ndarray) -> None:
         _accumulate(self.pairs, g, h, runs)
         self.pairs[min(g, h), max(g, h)] = self.pairs[min(g, h), max(g, h)].clip(max=1)
 
-    def running(self, choice: list[int]) -> int:
-        """How many of its collectives `choice` runs."""
-        return sum(choice[g] in used for g, used in self.terms.items()) + sum(
-            int(m[choice[g], choice[h]]) for (g, h), m in self.pairs.items()
+    def marks(self, choice: list[int]) -> int:
+        """How many of its marks `choice` takes (more than 0: it runs)."""
+        return (
+            int(self.always)
+            + sum(choice[g] in used for g, used in self.terms.items())
+            + sum(int(m[choice[g], choice[h]]) for (g, h), m in self.pairs.items())
         )
+
+
+@dataclass
+class Bucket:
+    """Collectives XLA's combiner makes one where no one of them leads to another, each
+    combined collective paying `latency` once: a plan's running `links` need as many as
+    their longest chain (a partial order's fewest antichains, Mirsky's theorem).
+    `after[k]`: links that link `k` follows (those it follows only through them may
+    be left out); links come in an order that puts each after those it follows."""
+
+    latency: float
+    links: list[Link] = field(default_factory=list)
+    after: list[list[int]] = field(default_factory=list)
+
+    def add(self, link: Link, after: list[int] | None = None) -> None:
+        self.links.append(link)
+        self.after.append(after or [])
+
+    def chains(self, choice: list[int]) -> list[int]:
+        """Per link, the longest chain of running links that ends at it."""
+        ends: list[int] = []
+        for link, before in zip(self.links, self.after, strict=True):
+            ends.append(max((ends[f] for f in before), default=0) + (link.marks(choice) > 0))
+        return ends
+
+    def depth(self, choice: list[int]) -> int:
+        """How many combined collectives `choice` runs."""
+        return max(self.chains(choice), default=0)
 
 
 @dataclass
@@ -106,7 +137,7 @@ class Problem:
     cost matrix over the strategies of `g` (rows) and `h` (columns), `g < h`;
     `points`: the bytes per device live at each point of the program that may be its
     peak; `limit`: the most bytes per device at any of them; `buckets`: latencies
-    paid once for the collectives that share them."""
+    paid once for the collectives that are combined."""
 
     linear: list[list[float]] = field(default_factory=list)
     pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
@@ -272,8 +303,8 @@ class _Model:
         for point in p.points:
             for pair, sizes in point.pairs.items():
                 held.setdefault(pair, {})[sizes.tobytes()] = sizes
-        for bucket in p.buckets:  # (its marks split classes as sizes do)
-            for pair, runs in bucket.pairs.items():
+        for link in (link for bucket in p.buckets for link in bucket.links):
+            for pair, runs in link.pairs.items():  # (its marks split classes as sizes do)
                 held.setdefault(pair, {})[runs.tobytes()] = runs
         for g, h in p.pairs.keys() | held.keys():
             sizes = list(held.get((g, h), {}).values())
@@ -312,34 +343,54 @@ class _Model:
                     by_col[w].append((var, 1.0))
             rows += [*by_row.values(), *by_col.values()]
             sums += [0.0] * (len(by_row) + len(by_col))
-        bucket_rows = []
-        self.bucket_vars = len(cost)
-        """The first bucket's `y`; the others follow."""
+        chain_rows: list[list[tuple[int, float]]] = []
+        chain_lower: list[float] = []
+        self.bucket_vars: list[int] = []
+        """Each bucket's `T`, its links' `h` following it."""
         for bucket in p.buckets:
-            y = len(cost)
-            cost.append(bucket.latency * SCALE)
-            upper.append(1.0)
-            for g, used in bucket.terms.items():
-                bucket_rows.append([*((int(self.offsets[g]) + a, 1.0) for a in used), (y, -1.0)])
-            for pair, runs in bucket.pairs.items():
-                first_row, first_col = self.firsts[pair]
-                running = [
-                    (var, 1.0)
-                    for (u, w), var in self.pair_vars.get(pair, {}).items()
-                    if runs[first_row[u], first_col[w]]
-                ]
-                bucket_rows.append([*running, (y, -1.0)])
+            top = len(cost)
+            self.bucket_vars.append(top)
+            n = len(bucket.links)
+            cost += [bucket.latency * SCALE] + [0.0] * n
+            upper += [float(n)] * (1 + n)
+            followed = {f for before in bucket.after for f in before}
+            for k, (link, before) in enumerate(zip(bucket.links, bucket.after, strict=True)):
+                h = top + 1 + k
+                for f in before or [None]:
+                    less = [(h, 1.0)] if f is None else [(h, 1.0), (top + 1 + f, -1.0)]
+                    marked = [less + [(var, -1.0) for var in m] for m in self._marks(link)]
+                    if link.always or not marked:
+                        marked = [less]
+                    chain_rows += marked
+                    chain_lower += [float(link.always)] * len(marked)
+                if k not in followed:
+                    chain_rows.append([(top, 1.0), (h, -1.0)])
+                    chain_lower.append(0.0)
         self.columns = len(cost)
         self.highs = highspy._Highs()  # (`Highs` prints a banner on stdout: xshard-opt's output)
         self.highs.setOptionValue("output_flag", False)
         self.highs.addVars(len(cost), np.zeros(len(cost)), np.array(upper))
         self.highs.changeColsCost(len(cost), np.arange(len(cost), dtype=np.int32), np.array(cost))
         self._add_rows(rows, sums, sums)
-        if bucket_rows:  # y at least each strategy and pair running one of its collectives
-            self._add_rows(bucket_rows, [-inf] * len(bucket_rows), [0.0] * len(bucket_rows))
+        if chain_rows:  # h_k at least h_f and each mark running k; T at least each h_k
+            self._add_rows(chain_rows, chain_lower, [inf] * len(chain_rows))
         self.highs.changeColsIntegrality(
             n_s, np.arange(n_s, dtype=np.int32), np.full(n_s, highspy.HighsVarType.kInteger)
         )
+
+    def _marks(self, link: Link) -> list[list[int]]:
+        """The variables of each of `link`'s marks, which sum to 1 where it runs `link`."""
+        found = [[int(self.offsets[g]) + a for a in used] for g, used in link.terms.items()]
+        for pair, runs in link.pairs.items():
+            first_row, first_col = self.firsts[pair]
+            found.append(
+                [
+                    var
+                    for (u, w), var in self.pair_vars.get(pair, {}).items()
+                    if runs[first_row[u], first_col[w]]
+                ]
+            )
+        return found
 
     def _add_rows(
         self, rows: list[list[tuple[int, float]]], lower: list[float], upper: list[float]
@@ -432,8 +483,10 @@ class _Model:
             var = by_class.get((int(row_class[choice[g]]), int(col_class[choice[h]])))
             if var is not None:
                 x[var] = 1.0
-        for k, bucket in enumerate(self.p.buckets):
-            x[self.bucket_vars + k] = float(bucket.running(choice) > 0)
+        for top, bucket in zip(self.bucket_vars, self.p.buckets, strict=True):
+            ends = bucket.chains(choice)
+            x[top] = max(ends, default=0)
+            x[top + 1 : top + 1 + len(ends)] = ends
         solution = highspy.HighsSolution()
         solution.col_value = x
         solution.value_valid = True
@@ -458,10 +511,11 @@ def _lagrangian(
 
     assert p.limit is not None
     sizes = [len(row) for row in p.linear]
+    links = [link for b in p.buckets for link in b.links]
     edges = sorted(
         p.pairs.keys()
         | {pair for q in p.points for pair in q.pairs}
-        | {pair for b in p.buckets for pair in b.pairs}
+        | {pair for link in links for pair in link.pairs}
     )
     unary = [np.array(row) * SCALE for row in p.linear]
     pairs = [
@@ -473,17 +527,19 @@ def _lagrangian(
     pair_shares = [np.zeros_like(m) for m in pairs]
 
     def share_buckets(choice: list[int] | None) -> None:
-        """Each bucket's latency on the collectives it may run (min-sum prices no
-        buckets): shared among those the last plan ran, whole where it ran none."""
+        """Each bucket's latencies on the collectives it may run (min-sum prices no
+        buckets): what the last plan paid shared among those it ran, a latency each
+        where it ran none."""
         for m in (*unary_shares, *pair_shares):
             m[...] = 0.0
         for b in p.buckets:
-            running = 0 if choice is None else b.running(choice)
-            share = b.latency * SCALE / max(1, running)
-            for g, used in b.terms.items():
-                unary_shares[g][list(used)] += share
-            for pair, runs in b.pairs.items():
-                pair_shares[at[pair]] += runs * share
+            running = 0 if choice is None else sum(link.marks(choice) > 0 for link in b.links)
+            share = b.latency * SCALE * (b.depth(choice) / running if running else 1.0)
+            for link in b.links:
+                for g, used in link.terms.items():
+                    unary_shares[g][list(used)] += share
+                for pair, runs in link.pairs.items():
+                    pair_shares[at[pair]] += runs * share
 
     share_buckets(None)
     unary_bytes = [np.zeros(n) for n in sizes]
@@ -597,9 +653,7 @@ class _Local:
         for (g, h), m in p.pairs.items():
             self.pairs_of[g].append((h, m))
             self.pairs_of[h].append((g, m.T))
-        self.latency = np.array([b.latency for b in p.buckets])
-        marks = [{g: self._marks(g, used) for g, used in b.terms.items()} for b in p.buckets]
-        self.buckets_of = self._rows(marks, [b.pairs for b in p.buckets])
+        self.related = [_related(b) for b in p.buckets]
         terms = [{g: np.array(per, dtype=float) for g, per in q.terms.items()} for q in p.points]
         self.points_of = self._rows(terms, [q.pairs for q in p.points])
         self.groups_at: list[set[int]] = [set() for _ in p.points]
@@ -629,8 +683,56 @@ class _Local:
             self._build()
         self.choice = list(choice)
         self.held = np.array([q.bytes(choice) for q in self.p.points], dtype=float)
-        self.running = np.array([b.running(choice) for b in self.p.buckets], dtype=float)
+        self._classes(choice)
         return self
+
+    def _classes(self, choice: list[int]) -> None:
+        """Each bucket's links in classes that price `choice` exactly: a running link
+        in the class of its longest chain's length (links of one length are
+        independent), then each other link in the first class it is independent of;
+        a class pays the bucket's latency where any of its links runs. A move from
+        `choice` is priced on these classes, at or above its cost."""
+        import numpy as np
+
+        self.classes: list[list[Link]] = []
+        latency = []
+        for b, related in zip(self.p.buckets, self.related, strict=True):
+            ends = b.chains(choice)
+            found: list[list[Link]] = [[] for _ in range(max(ends, default=0))]
+            members = [0] * len(found)
+            for k, link in enumerate(b.links):
+                if link.marks(choice):
+                    c = ends[k] - 1
+                    members[c] |= 1 << k
+                    found[c].append(link)
+            for k, link in enumerate(b.links):
+                if link.marks(choice):
+                    continue
+                c = next((c for c, m in enumerate(members) if not related[k] & m), len(found))
+                if c == len(found):
+                    members.append(0)
+                    found.append([])
+                members[c] |= 1 << k
+                found[c].append(link)
+            self.classes += found
+            latency += [b.latency] * len(found)
+        self.latency = np.array(latency)
+        terms: list[dict[int, np.ndarray]] = []
+        pairs: list[dict[tuple[int, int], np.ndarray]] = []
+        for links in self.classes:
+            own: dict[int, np.ndarray] = {}
+            along: dict[tuple[int, int], np.ndarray] = {}
+            for link in links:
+                for g, used in link.terms.items():
+                    own[g] = own.get(g, 0) + self._marks(g, used)
+                for pair, m in link.pairs.items():
+                    _accumulate(along, *pair, m)
+            terms.append(own)
+            pairs.append(along)
+        self.buckets_of = self._rows(terms, pairs)
+        self.running = np.array(
+            [sum(link.marks(choice) for link in links) for links in self.classes], dtype=float
+        )
 
     def _marks(self, g: int, used: set[int]) -> np.ndarray:
         import numpy as np
@@ -666,6 +768,20 @@ class _Local:
         self.running[self.buckets_of[g].ids] += runs[:, a] - runs[:, now]
         self.held[self.points_of[g].ids] += held[:, a] - held[:, now]
         self.choice[g] = a
+
+
+def _related(bucket: Bucket) -> list[int]:
+    """Per link of `bucket`, the links it follows or that follow it, as bits."""
+    before: list[int] = []
+    for after in bucket.after:
+        before.append(0)
+        for f in after:
+            before[-1] |= before[f] | 1 << f
+    later = [0] * len(before)
+    for k in reversed(range(len(before))):
+        for f in bucket.after[k]:
+            later[f] |= later[k] | 1 << k
+    return [b | a for b, a in zip(before, later, strict=True)]
 
 
 def _improve(local: _Local, deadline: float | None) -> list[int]:
@@ -771,15 +887,18 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
                 merged.add_pair(back[g], back[h], sizes)
         q.points.append(merged)
     for bucket in p.buckets:
-        joined = Bucket(bucket.latency)
-        for g, used in bucket.terms.items():
-            joined.terms.setdefault(back[g], set()).update(used)
-        for (g, h), runs in bucket.pairs.items():
-            if back[g] == back[h]:
-                diagonal = {a for a in range(len(runs)) if runs[a, a]}
-                joined.terms.setdefault(back[g], set()).update(diagonal)
-            else:
-                joined.add_pair(back[g], back[h], runs)
+        joined = Bucket(bucket.latency, after=bucket.after)
+        for link in bucket.links:
+            moved = Link(always=link.always)
+            for g, used in link.terms.items():
+                moved.terms.setdefault(back[g], set()).update(used)
+            for (g, h), runs in link.pairs.items():
+                if back[g] == back[h]:
+                    diagonal = {a for a in range(len(runs)) if runs[a, a]}
+                    moved.terms.setdefault(back[g], set()).update(diagonal)
+                else:
+                    moved.add_pair(back[g], back[h], runs)
+            joined.links.append(moved)
         q.buckets.append(joined)
     return q, back
 
@@ -792,5 +911,5 @@ def _firsts(classes: np.ndarray) -> dict[int, int]:
 def plan_cost(p: Problem, choice: list[int]) -> float:
     """The modeled seconds of one choice per group."""
     total = sum(c[a] for c, a in zip(p.linear, choice, strict=True))
-    total += sum(b.latency for b in p.buckets if b.running(choice))
+    total += sum(b.latency * b.depth(choice) for b in p.buckets)
     return total + sum(float(m[choice[g], choice[h]]) for (g, h), m in p.pairs.items())
