@@ -358,7 +358,8 @@ def test_integer_program_solved_by_hand() -> None:
 
 def _out_of_time_after(monkeypatch: pytest.MonkeyPatch, solves: int, bound: float | None) -> None:
     """HiGHS finds its plans for the first `solves` solves of a `_Model`; the later ones
-    run out of time with none, `bound` (in the solver's units) their dual bound."""
+    run out of time with none, `bound` (in the solver's units) their dual bound, and so
+    does every LP relaxation."""
     real = ilp._Model.mip
     calls: dict[ilp._Model, int] = {}
 
@@ -367,6 +368,7 @@ def _out_of_time_after(monkeypatch: pytest.MonkeyPatch, solves: int, bound: floa
         return real(self, deadline, start) if calls[self] <= solves else (None, bound)
 
     monkeypatch.setattr(ilp._Model, "mip", mip)
+    monkeypatch.setattr(ilp._Model, "relaxed", lambda self, deadline: (None, None))
 
 
 def test_a_solve_out_of_time_gives_its_start_and_its_gap(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -462,6 +464,24 @@ def test_the_integer_program_finds_the_cheapest_plan_that_fits(p: Problem) -> No
     best = solve(p)
     assert best.cost == pytest.approx(min(plan_cost(p, c) for c in plans), abs=1e-9)
     assert best.choice in plans
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems())
+def test_the_relaxation_bounds_every_plan(p: Problem) -> None:
+    """`_Model.relaxed` with every memory point's row: its cost is at most the
+    optimum's, and its plan (each group's largest share) is a plan of the groups."""
+    model = ilp._Model(p)
+    if p.limit is not None:
+        model.add_points(p.points)
+    try:
+        best = solve(p)
+    except Infeasible:
+        return
+    plan, bound = model.relaxed(None)
+    assert plan is not None and bound is not None
+    assert [0 <= a < len(row) for a, row in zip(plan, p.linear, strict=True)] == [True] * len(plan)
+    assert bound <= best.cost * ilp.SCALE + 1e-6
 
 
 @settings(max_examples=200, deadline=None)
