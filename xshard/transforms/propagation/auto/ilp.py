@@ -377,13 +377,11 @@ class _Model:
             followed = {f for before in bucket.after for f in before}
             for k, (link, before) in enumerate(zip(bucket.links, bucket.after, strict=True)):
                 h = top + 1 + k
+                marks = [[]] if link.always else self._marks(link) or [[]]
                 for f in before or [None]:
                     less = [(h, 1.0)] if f is None else [(h, 1.0), (top + 1 + f, -1.0)]
-                    marked = [less + [(var, -1.0) for var in m] for m in self._marks(link)]
-                    if link.always or not marked:
-                        marked = [less]
-                    chain_rows += marked
-                    chain_lower += [float(link.always)] * len(marked)
+                    chain_rows += [less + [(var, -1.0) for var in m] for m in marks]
+                    chain_lower += [float(link.always)] * len(marks)
                 if k not in followed:
                     chain_rows.append([(top, 1.0), (h, -1.0)])
                     chain_lower.append(0.0)
@@ -465,11 +463,10 @@ class _Model:
     def relaxed(self, deadline: float | None) -> tuple[list[int] | None, float | None]:
         """The plan of the program's LP relaxation, as it stands: each group's largest
         share, and its cost, a bound of every plan (None: not solved by the deadline).
-        Where the memory rows bind, its
-        fractions mix the layouts a cheap plan within them takes, and rounded (then
-        repaired) it is often such a plan, found long before a MIP's first incumbent:
-        on the one-layer GPT at 1/4 of replication, 145.3 µs in 15 s, where the
-        Lagrangian's was 245.3 and the MIP had none in 30 s."""
+        Where the memory rows bind, its fractions mix the layouts a cheap plan within
+        them takes, and rounded (then repaired) it is often such a plan, found long
+        before a MIP's first incumbent: on the one-layer GPT at 1/4 of replication,
+        145.3 µs in 13 s, where the Lagrangian's was 245.3 and the MIP had none in 30 s."""
         import highspy
         import numpy as np
 
@@ -744,25 +741,27 @@ class _Local:
 
         self.classes: list[list[Link]] = []
         latency = []
+        running: list[int] = []
         for b, related in zip(self.p.buckets, self.related, strict=True):
+            marks = [link.marks(choice) for link in b.links]
             ends = b.chains(choice)
             found: list[list[Link]] = [[] for _ in range(max(ends, default=0))]
             members = [0] * len(found)
-            for k, link in enumerate(b.links):
-                if link.marks(choice):
+            counts = [0] * len(found)
+            for k in sorted(range(len(marks)), key=lambda k: not marks[k]):  # running first
+                if marks[k]:
                     c = ends[k] - 1
-                    members[c] |= 1 << k
-                    found[c].append(link)
-            for k, link in enumerate(b.links):
-                if link.marks(choice):
-                    continue
-                c = next((c for c, m in enumerate(members) if not related[k] & m), len(found))
+                else:
+                    c = next((c for c, m in enumerate(members) if not related[k] & m), len(found))
                 if c == len(found):
                     members.append(0)
+                    counts.append(0)
                     found.append([])
                 members[c] |= 1 << k
-                found[c].append(link)
+                counts[c] += marks[k]
+                found[c].append(b.links[k])
             self.classes += found
+            running += counts
             latency += [b.latency] * len(found)
         self.latency = np.array(latency)
         terms: list[dict[int, np.ndarray]] = []
@@ -778,9 +777,7 @@ class _Local:
             terms.append(own)
             pairs.append(along)
         self.buckets_of = self._rows(terms, pairs)
-        self.running = np.array(
-            [sum(link.marks(choice) for link in links) for links in self.classes], dtype=float
-        )
+        self.running = np.array(running, dtype=float)
 
     def _marks(self, g: int, used: set[int]) -> np.ndarray:
         import numpy as np
