@@ -22,6 +22,7 @@ from math import prod
 
 import numpy as np
 
+from xshard.sharding.cost_model import CostModel
 from xshard.sharding.groups import device_groups
 from xshard.transforms.analysis.comm_report import CommRow, format_groups
 
@@ -146,6 +147,15 @@ def hlo_rows(text: str, devices: int, executed: bool = False) -> list[CommRow]:
         row = _row(opcode, base, operands, attrs, shapes, devices)
         rows += [row] * runs.get(computation, 1)
     return rows
+
+
+def executed_seconds(text: str, devices: int) -> float:
+    """The cost model's seconds for the collectives of XLA's compiled `text`, each time
+    it runs one: what a plan moves once XLA has combined and scheduled it, priced as
+    auto-sharding prices a plan."""
+    model = CostModel()
+    rows = hlo_rows(text, devices, executed=True)
+    return sum(model.group_time(r.kind, r.bytes, r.group_size) for r in rows)  # type: ignore[arg-type]
 
 
 def _row(
