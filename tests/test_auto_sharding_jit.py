@@ -285,6 +285,14 @@ def test_a_plan_that_fits_well_below_an_ask_xla_broke_climbs_back() -> None:
     assert result.compiled.ask == 760
 
 
+def test_asks_stop_at_one_byte() -> None:
+    """The doubling steps reach the smallest ask, 1 byte, and stop there."""
+    lowered_with, asked = _fake({0: 5000}, none_below=0)
+    with pytest.raises(BridgeError, match="is not met"):
+        sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 200, 1]
+
+
 def test_a_plan_that_fits_the_limit_at_once_is_taken() -> None:
     lowered_with, asked = _fake({0: 900}, none_below=0)
     sharded_jit._fit_memory(lowered_with, {}, 1000)

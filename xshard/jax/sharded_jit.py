@@ -601,7 +601,9 @@ def _fit_memory(
             asked = (none + over) // 2
         else:
             step = max(over - over * limit // measured[-1], 2 * step, limit // 64)
-            asked = over - step
+            if over == 1:
+                break
+            asked = max(1, over - step)
     if kept is not None:
         return kept[1]
     message = (
