@@ -263,12 +263,17 @@ def test_asks_shrink_by_the_measured_excess_then_bisect() -> None:
     assert Memory.of(result.compiled).total == 950
 
 
-def test_each_step_down_at_least_doubles() -> None:
-    """XLA's figure need not follow the ask down: each step down is at least twice the
-    last (at least 1/64 of the limit), whatever limit / measured calls for."""
+def test_steps_down_never_shrink_and_double_where_xla_did_not_come_down() -> None:
+    """XLA's figure need not follow the ask down: a step is at least the last one (at
+    least 1/64 of the limit), twice it where XLA's figure did not come down, whatever
+    limit / measured calls for."""
     lowered_with, asked = _fake({950: 1050, 900: 1060, 800: 1055, 0: 900}, none_below=0)
     sharded_jit._fit_memory(lowered_with, {}, 1000)
-    assert asked[:4] == [1000, 952, 856, 664]
+    assert asked[:4] == [1000, 952, 856, 664]  # 48, then 96 and 192: 1050, 1055 not down
+    lowered_with, asked = _fake({960: 1100, 870: 1020, 0: 900}, none_below=0)
+    result = sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 909, 818, 863, 886]  # 91 twice (1020 came down), two climbs
+    assert result.compiled.ask == 863
 
 
 def test_a_plan_that_fits_well_below_an_ask_xla_broke_climbs_back() -> None:

@@ -555,15 +555,16 @@ def _fit_memory(
 
     Where XLA's buffers come out above the limit (its schedule, fusion and collective
     buffers differ from the model's), the model is asked again for less: the last ask
-    less the larger of the step limit / measured calls for and twice the last step (at
-    least 1/64 of the limit), since XLA's figure need not follow the ask down (on an
-    equinox conv net at 1/2 of replication, eight asks from the limit to 0.69 of it
-    gave plans XLA held at 1.02 to 1.12 of it, while the plan made for 1/4 fits);
-    once an ask has left the model no plan, the middle of that ask and the smallest
-    one measured over. Up to `FIT_ROUNDS` plans. Once a plan fits below an ask XLA
-    broke by more than 1/32 of the limit, up to `FIT_CLIMBS` of them ask in between,
-    for the plan that fits whose collectives, as XLA runs them, cost least
-    (`Compiled.collective_seconds`)."""
+    less the larger of the step limit / measured calls for and the last step, twice
+    that where XLA's figure did not come down (the same plan, or one no smaller), at
+    least 1/64 of the limit. Steps do not shrink, since XLA's figure need not follow
+    the ask down: on an equinox conv net at 1/2 of replication, eight asks shrinking
+    from the limit to 0.69 of it gave plans XLA held at 1.02 to 1.12 of it, while the
+    plan made for 1/4 fits. Once an ask has left the model no plan, the middle of that
+    ask and the smallest one measured over. Up to `FIT_ROUNDS` plans. Once a plan
+    fits below an ask XLA broke by more than 1/32 of the limit, up to `FIT_CLIMBS` of
+    them ask in between, for the plan that fits whose collectives, as XLA runs them,
+    cost least (`Compiled.collective_seconds`)."""
     asked, over, none = limit, None, None
     measured: list[int] = []
     kept: tuple[float, Lowered] | None = None
@@ -600,7 +601,9 @@ def _fit_memory(
                 break
             asked = (none + over) // 2
         else:
-            step = max(over - over * limit // measured[-1], 2 * step, limit // 64)
+            came_down = len(measured) < 2 or measured[-1] < measured[-2]
+            step = max(over - over * limit // measured[-1], step if came_down else 2 * step)
+            step = max(step, limit // 64)
             if over == 1:
                 break
             asked = max(1, over - step)
