@@ -543,9 +543,6 @@ class Function:
 FIT_ROUNDS = 8
 """How many plans `_fit_memory` makes before it gives up on a memory limit."""
 
-FIT_CLIMBS = 2
-"""How many of those plans, once one fits, `_fit_memory` asks for above its ask."""
-
 
 def _fit_memory(
     lowered_with: Callable[[dict[str, Any]], Lowered], options: dict[str, Any], limit: int
@@ -555,21 +552,14 @@ def _fit_memory(
 
     Where XLA's buffers come out above the limit (its schedule, fusion and collective
     buffers differ from the model's), the model is asked again for less: the last ask
-    less the larger of the step limit / measured calls for and the last step, twice
-    that where XLA's figure did not come down (the same plan, or one no smaller), at
-    least 1/64 of the limit. Steps do not shrink, since XLA's figure need not follow
-    the ask down: on an equinox conv net at 1/2 of replication, eight asks shrinking
-    from the limit to 0.69 of it gave plans XLA held at 1.02 to 1.12 of it, while the
-    plan made for 1/4 fits. Once an ask has left the model no plan, the middle of that
-    ask and the smallest one measured over. Up to `FIT_ROUNDS` plans. Once a plan
-    fits below an ask XLA broke by more than 1/32 of the limit, up to `FIT_CLIMBS` of
-    them ask in between, for the plan that fits whose collectives, as XLA runs them,
-    cost least (`Compiled.collective_seconds`)."""
+    scaled by limit / measured, or, once an ask has left the model no plan, the middle
+    of that ask and the smallest one measured over; up to `FIT_ROUNDS` plans. Where
+    XLA's figure did not come down (the model gave the same plan, or one no smaller:
+    its own peak lies below the ask), the step down doubles, at least 1/64 of the
+    limit; an ask is never under 1 byte."""
     asked, over, none = limit, None, None
     measured: list[int] = []
-    kept: tuple[float, Lowered] | None = None
-    fits = 0  # the largest ask whose plan XLA held
-    step = climbs = 0
+    step = 0
     for _ in range(FIT_ROUNDS):
         try:
             result = lowered_with({**options, "memory_limit": asked})
@@ -581,34 +571,22 @@ def _fit_memory(
             result.compiled = result.compile()
             used = Memory.of(result.compiled).total
             if used <= limit:
-                if over is None:
-                    return result
-                seconds = result.compiled.collective_seconds()
-                if kept is None or seconds < kept[0]:
-                    kept = (seconds, result)
-                fits = max(fits, asked)
-            else:
-                measured.append(used)
-                over = asked if over is None else min(over, asked)
+                return result
+            measured.append(used)
+            over = asked
         assert over is not None
-        if kept is not None:
-            if climbs == FIT_CLIMBS or over - fits <= limit // 32:
-                break
-            climbs += 1
-            asked = (fits + over) // 2
-        elif none is not None:
-            if over - none <= 1:
-                break
+        if none is not None:
             asked = (none + over) // 2
-        else:
-            came_down = len(measured) < 2 or measured[-1] < measured[-2]
-            step = max(over - over * limit // measured[-1], step if came_down else 2 * step)
-            step = max(step, limit // 64)
-            if over == 1:
-                break
+        elif over == 1:
+            break
+        elif len(measured) > 1 and measured[-1] >= measured[-2]:
+            step = max(2 * step, limit // 64)
             asked = max(1, over - step)
-    if kept is not None:
-        return kept[1]
+        else:
+            step = over - over * limit // measured[-1]
+            asked = over - step
+        if none is not None and over - none <= 1:
+            break
     message = (
         f"memory-limit={limit} bytes per device is not met: XLA lays out auto-sharding's "
         f"plans in {', '.join(map(str, measured))} bytes per device"
