@@ -272,6 +272,25 @@ def test_asks_that_leave_the_plan_unchanged_step_down_faster() -> None:
     assert asked == [1000, 952, 856, 664]
 
 
+def test_where_every_plan_stays_just_over_the_last_ask_is_half_the_smallest() -> None:
+    """XLA's figure comes down a little with each ask and stays over the limit: the
+    steps (limit / measured) stay small, and the last of `FIT_ROUNDS` plans is asked
+    for half the smallest ask, whose plan fits."""
+    figures = iter([1060, 1050, 1040, 1030, 1020, 1010, 1005])
+    asked: list[int] = []
+
+    def hovering(options):
+        asked.append(options["memory_limit"])
+        total = 900 if options["memory_limit"] < 600 else next(figures)
+        return _fake({0: total}, none_below=0)[0](options)
+
+    result = sharded_jit._fit_memory(hovering, {}, 1000)
+    assert len(asked) == sharded_jit.FIT_ROUNDS
+    assert asked[-1] == asked[-2] // 2
+    assert all(a >= 600 for a in asked[:-1])
+    assert Memory.of(result.compiled).total == 900
+
+
 def test_asks_stop_at_one_byte() -> None:
     """The doubling steps reach the smallest ask, 1 byte, and stop there."""
     lowered_with, asked = _fake({0: 5000}, none_below=0)
