@@ -22,7 +22,7 @@ import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
 from xshard.jax import BridgeError
-from xshard.jax.hlo_collectives import executed_seconds, hlo_rows
+from xshard.jax.hlo_collectives import hlo_rows, priced_seconds
 from xshard.jax.memory import Memory
 from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
 from xshard.testing.jit_comparison import DEVICES, max_error
@@ -114,7 +114,7 @@ def _measure(lowered: Any, seconds: float, program: JaxProgram, want: Any) -> di
     compiled = lowered.compile()
     # the collectives as XLA runs them (after its combiners), each time it runs one
     rows = hlo_rows(compiled.as_text(), DEVICES, executed=True)
-    comm = executed_seconds(compiled.as_text(), DEVICES)  # priced by auto-sharding's model
+    comm = priced_seconds(rows)  # priced by auto-sharding's model
     ring = "-"
     if hasattr(lowered, "module"):  # xshard.jit's: its per-device program's ring model
         ring = f"{sum(r.cost for r in collective_rows(entry_function(lowered.module))):.0f}"

@@ -18,6 +18,7 @@ compare by what they move.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from math import prod
 
 import numpy as np
@@ -153,8 +154,12 @@ def executed_seconds(text: str, devices: int) -> float:
     """The cost model's seconds for the collectives of XLA's compiled `text`, each time
     it runs one: what a plan moves once XLA has combined and scheduled it, priced as
     auto-sharding prices a plan."""
+    return priced_seconds(hlo_rows(text, devices, executed=True))
+
+
+def priced_seconds(rows: Sequence[CommRow]) -> float:
+    """The cost model's seconds for `rows` read from a compiled program."""
     model = CostModel()
-    rows = hlo_rows(text, devices, executed=True)
     return sum(model.group_time(r.kind, r.bytes, r.group_size) for r in rows)  # type: ignore[arg-type]
 
 
