@@ -15,6 +15,7 @@ are small so that tests stay fast; `xshard.testing.jit_comparison` compiles each
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import jax
@@ -279,6 +280,36 @@ def checkpoint_block_grad(mesh: Mesh) -> JaxProgram:
     p_specs = _tree_specs(params, _suffix_rule(mesh, {"w1": (None, "model"), "w2": ("model",)}))
     return JaxProgram(
         "checkpoint_block_grad",
+        jax.grad(loss),
+        (params, x, y),
+        (p_specs, ns("data"), ns("data")),
+        p_specs,
+    )
+
+
+def checkpoint_policy_scan_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of an MLP whose layers a `lax.scan` runs, each remat under MaxText's
+    kind of policy (`dots_with_no_batch_dims_saveable`: the matmuls saved, the rest
+    recomputed), which JAX lowers with a `stablehlo.reduce_precision` on what it
+    recomputes; stacked weights split on `model`, Megatron-style, batch on `data`."""
+    rng = np.random.default_rng(21)
+    params = {"w1": _weights(rng, L, D, F), "w2": _weights(rng, L, F, D)}
+    policy = jax.checkpoint_policies.dots_with_no_batch_dims_saveable
+
+    def loss(params, x, y):
+        @functools.partial(jax.checkpoint, policy=policy)
+        def layer(h, p):
+            return h + jax.nn.gelu(h @ p["w1"]) @ p["w2"], None
+
+        h, _ = jax.lax.scan(layer, x, params)
+        return jnp.mean((h - y) ** 2)
+
+    x = rng.standard_normal((B * S, D)).astype(np.float32)
+    y = rng.standard_normal((B * S, D)).astype(np.float32)
+    ns = _named(mesh)
+    p_specs = {"w1": ns(None, None, "model"), "w2": ns(None, "model")}
+    return JaxProgram(
+        "checkpoint_policy_scan_grad",
         jax.grad(loss),
         (params, x, y),
         (p_specs, ns("data"), ns("data")),
@@ -559,6 +590,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "rnn_scan_grad": rnn_scan_grad,
     "fori_loop_solver": fori_loop_solver,
     "checkpoint_block_grad": checkpoint_block_grad,
+    "checkpoint_policy_scan_grad": checkpoint_policy_scan_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,

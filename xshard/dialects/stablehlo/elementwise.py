@@ -8,15 +8,17 @@ index `i`. The only exceptions to "every operand has the result's shape" are the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import TensorType, i1
+from xdsl.dialects.builtin import I32, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -318,6 +320,62 @@ class IsFiniteOp(UnaryElementwiseOp):
         if not shapes_match(shape(self.operand.type), shape(self.result.type)):
             fail(self, f"requires the same shape for operand and result, got "
                        f"{self.operand.type} -> {self.result.type}")
+
+
+@irdl_op_definition
+class ReducePrecisionOp(UnaryElementwiseOp):
+    """`%r = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>`: each element
+    rounded to `exponent_bits` and `mantissa_bits`, in the same type
+    (`jax.lax.reduce_precision`; JAX's remat emits it under a policy).
+    https://openxla.org/stablehlo/spec#reduce_precision"""
+
+    name = "stablehlo.reduce_precision"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+    exponent_bits = prop_def(IntegerAttr[I32])
+    mantissa_bits = prop_def(IntegerAttr[I32])
+
+    def __init__(self, operand: SSAValue | Operation, exponent_bits: int, mantissa_bits: int):
+        operand = SSAValue.get(operand)
+        super().__init__(operand)
+        self.properties["exponent_bits"] = IntegerAttr(exponent_bits, i32)
+        self.properties["mantissa_bits"] = IntegerAttr(mantissa_bits, i32)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReducePrecisionOp:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("format")
+        parser.parse_punctuation("=")
+        at = parser.pos
+        found = re.fullmatch(r"e(\d+)m(\d+)", parser.parse_identifier())
+        if found is None:
+            parser.raise_error("expected a format such as e5m10", at, parser.pos)
+        props, attrs = parse_attr_dict(parser, cls)
+        props["exponent_bits"] = IntegerAttr(int(found[1]), i32)
+        props["mantissa_bits"] = IntegerAttr(int(found[2]), i32)
+        parser.parse_punctuation(":")
+        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
+        return cls.create(
+            operands=resolve(parser, [operand], operand_types),
+            result_types=[result_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        e, m = self.exponent_bits.value.data, self.mantissa_bits.value.data
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", format = e{e}m{m}")
+        print_attr_dict(printer, self, ("exponent_bits", "mantissa_bits"))
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, [self.operand.type], self.result.type)
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.exponent_bits.value.data < 1 or self.mantissa_bits.value.data < 0:
+            fail(self, "exponent_bits must be at least 1 and mantissa_bits at least 0")
 
 
 @irdl_op_definition

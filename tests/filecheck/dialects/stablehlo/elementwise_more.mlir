@@ -2,7 +2,8 @@
 // RUN: XSHARD_GENERIC_ROUNDTRIP
 
 // The elementwise ops and bitcast_convert JAX emits beyond ops.mlir's (jnp.isfinite and
-// logsumexp, jnp.tan, jnp.cbrt, jnp.round, jax.random's bit arithmetic).
+// logsumexp, jnp.tan, jnp.cbrt, jnp.round, jax.random's bit arithmetic, remat under a
+// policy's reduce_precision).
 
 func.func @more(%x: tensor<4xf32>, %n: tensor<4xui32>) {
   %0 = stablehlo.is_finite %x : (tensor<4xf32>) -> tensor<4xi1>
@@ -16,6 +17,8 @@ func.func @more(%x: tensor<4xf32>, %n: tensor<4xui32>) {
   %8 = stablehlo.bitcast_convert %n : (tensor<4xui32>) -> tensor<4xf32>
   %9 = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4x2xbf16>
   %10 = stablehlo.bitcast_convert %9 : (tensor<4x2xbf16>) -> tensor<4xi32>
+  %11 = stablehlo.reduce_precision %x, format = e8m23 : tensor<4xf32>
+  %12 = stablehlo.reduce_precision %x, format = e5m2 {tag = 1 : i32} : tensor<4xf32>
   func.return
 }
 // CHECK-LABEL: func.func @more
@@ -30,6 +33,9 @@ func.func @more(%x: tensor<4xf32>, %n: tensor<4xui32>) {
 // CHECK-NEXT:  %8 = stablehlo.bitcast_convert %n : (tensor<4xui32>) -> tensor<4xf32>
 // CHECK-NEXT:  %9 = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4x2xbf16>
 // CHECK-NEXT:  %10 = stablehlo.bitcast_convert %9 : (tensor<4x2xbf16>) -> tensor<4xi32>
+// CHECK-NEXT:  %11 = stablehlo.reduce_precision %x, format = e8m23 : tensor<4xf32>
+// CHECK-NEXT:  %12 = stablehlo.reduce_precision %x, format = e5m2 {tag = 1 : i32} : tensor<4xf32>
 // CHECK-GENERIC: "stablehlo.is_finite"(%x) : (tensor<4xf32>) -> tensor<4xi1>
 // CHECK-GENERIC: "stablehlo.shift_right_logical"(%n, %n) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
 // CHECK-GENERIC: "stablehlo.bitcast_convert"(%x) : (tensor<4xf32>) -> tensor<4x2xbf16>
+// CHECK-GENERIC: "stablehlo.reduce_precision"(%x) <{exponent_bits = 5 : i32, mantissa_bits = 2 : i32}> {tag = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>

@@ -490,3 +490,19 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %z: tensor<3x4xf32>, %w: tens
 }
 }
 // CHECK: 'stablehlo.collective_broadcast' op replica_groups holds partition id 2, but there are 2 (from the module's mhlo.num_replicas/mhlo.num_partitions)
+
+// -----
+
+func.func @f(%a: tensor<4xi32>) {
+  %0 = stablehlo.reduce_precision %a, format = e5m2 : tensor<4xi32>
+  func.return
+}
+// CHECK: 'stablehlo.reduce_precision' op operand element type must be float, got i32
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
+  %0 = "stablehlo.reduce_precision"(%a) <{exponent_bits = 0 : i32, mantissa_bits = 2 : i32}> : (tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: 'stablehlo.reduce_precision' op exponent_bits must be at least 1 and mantissa_bits at least 0

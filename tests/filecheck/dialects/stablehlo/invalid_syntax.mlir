@@ -95,3 +95,11 @@ func.func @f(%x: tensor<4x8xf32>) {
   func.return
 }
 // CHECK: invalid_syntax.mlir:90:3: error: use of undeclared SSA value name
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
+  %0 = stablehlo.reduce_precision %a, format = f8 : tensor<4xf32>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:102:48: error: expected a format such as e5m10
