@@ -375,13 +375,21 @@ def test_a_solve_out_of_time_gives_its_start_and_its_gap(monkeypatch: pytest.Mon
     """`_hand_problem` at 15 bytes, with the memory rounds out of time: the plan is the
     Lagrangian start, (A1, B1, C1), the cheapest that fits here, and the gap is
     measured against the last bound (3 of its cost 4). With no plan in time at all, the
-    error says the time ran out."""
+    quick plan: each group in turn its cheapest strategy given those before it, (A0,
+    B0, C0) (B1 would pay 5 to disagree with A0), holds 30 bytes; the repair sheds
+    them by moving A to A1 and C to C2, which fits (13 bytes) at a cost of 13. No one
+    move makes that plan cheaper within the limit (B1 cannot feed C2, C1 cannot read
+    B0, C0 holds 22 bytes), so it stays, with nothing to bound the optimum: a gap of
+    100%. At 5 bytes no repair fits, and the error says
+    the time ran out."""
     _out_of_time_after(monkeypatch, 1, 3.0 * ilp.SCALE)
     best = solve(_hand_problem(15), time_limit=2.5)
     assert (best.choice, best.memory, best.gap) == ([1, 1, 1], 14, pytest.approx(0.25))
     _out_of_time_after(monkeypatch, 0, None)
+    best = solve(_hand_problem(15), time_limit=2.5)
+    assert (best.choice, best.memory, best.cost, best.gap) == ([1, 0, 2], 13, 13.0, 1.0)
     with pytest.raises(Infeasible, match=r"no plan found in time-limit=2.5 s"):
-        solve(_hand_problem(15), time_limit=2.5)
+        solve(_hand_problem(5), time_limit=2.5)
 
 
 @st.composite
@@ -487,8 +495,8 @@ def test_the_relaxation_bounds_every_plan(p: Problem) -> None:
 @settings(max_examples=200, deadline=None)
 @given(problems())
 def test_a_solve_out_of_time_never_gives_a_plan_over_the_limit(p: Problem) -> None:
-    """With every memory round out of time, `solve` gives the Lagrangian start or
-    refuses: a plan it gives has no forbidden pair, holds every point within the limit,
+    """With every memory round out of time, `solve` gives the Lagrangian start, or the
+    quick plan, or refuses: a plan it gives has no forbidden pair, holds every point within the limit,
     and costs no less than the optimum; its gap is within [0, 1]."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         _out_of_time_after(monkeypatch, 1, 0.0)

@@ -52,7 +52,8 @@ print each function's modeled cost, memory, decision count and solver time to st
 `tie-repeats` (default true): tie the decisions of repeats (false: one per op, which
 may find a cheaper plan that lays out alike layers apart, at a longer solve);
 `time-limit` (seconds; default none): the solve gives the best plan it has found by
-then that holds the memory limit, and the report says how far from optimal it may be.
+then that holds the memory limit (with none by then, a quick one, a few seconds later),
+and the report says how far from optimal it may be.
 """
 
 from __future__ import annotations
