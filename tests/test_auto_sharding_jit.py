@@ -24,7 +24,7 @@ from xshard.jax import BridgeError
 from xshard.jax.memory import Memory
 from xshard.testing.jax_programs import PROGRAMS, mesh_2x4
 from xshard.testing.jit_comparison import max_error
-from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.auto_sharding import FLOOR, AutoShardingPass
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass, import_passes
 
 MESH = mesh_2x4()
@@ -288,6 +288,28 @@ def test_where_every_plan_stays_just_over_the_last_ask_is_half_the_smallest() ->
     assert len(asked) == sharded_jit.FIT_ROUNDS
     assert asked[-1] == asked[-2] // 2
     assert all(a >= 600 for a in asked[:-1])
+    assert Memory.of(result.compiled).total == 900
+
+
+def test_an_ask_under_every_plans_floor_is_not_counted_and_the_next_starts_there() -> None:
+    """As above, but every plan holds at least 700 bytes: the last ask, half the
+    smallest, is refused before any solve (`FLOOR`), does not count as a plan, and the
+    next asks for the middle of the floor and the smallest ask, whose plan fits."""
+    figures = iter([1060, 1050, 1040, 1030, 1020, 1010, 1005])
+    asked: list[int] = []
+
+    def floored(options):
+        ask = options["memory_limit"]
+        asked.append(ask)
+        if ask < 700:
+            raise BridgeError("x:1:1: error: " + FLOOR.format(limit=ask, least=700))
+        total = 900 if ask < 780 else next(figures)
+        return _fake({0: total}, none_below=0)[0](options)
+
+    result = sharded_jit._fit_memory(floored, {}, 1000)
+    assert len(asked) == sharded_jit.FIT_ROUNDS + 1
+    assert asked[-2] == asked[-3] // 2 < 700
+    assert asked[-1] == (699 + asked[-3]) // 2
     assert Memory.of(result.compiled).total == 900
 
 

@@ -75,6 +75,7 @@ from xshard.sharding.sharding import Sharding
 from xshard.transforms.analysis.collective_count import count_collectives
 from xshard.transforms.export.entry import entry_function
 from xshard.transforms.paused_collector import paused_collector
+from xshard.transforms.propagation.auto.auto_sharding import least_held
 from xshard.transforms.spmd_pipeline import (
     SpmdPipelinePass,
     import_passes,
@@ -560,17 +561,26 @@ def _fit_memory(
     the last is asked for half the smallest ask: XLA's figure can stay a few percent
     above the limit whatever the ask, so that the steps never reach a plan that fits
     (an equinox conv net at 1/2 of replication: seven asks down to 0.74 of the
-    limit, held at 1.02 to 1.12 of it, where the plan made for 1/4 fits)."""
+    limit, held at 1.02 to 1.12 of it, where the plan made for 1/4 fits). An ask
+    refused because every plan holds more (`least_held`: no solve ran) is not counted,
+    and the next is the middle of that floor and the smallest ask measured over (an
+    equinox GRU at 1/4: half the smallest ask was 18848 bytes, every plan holds
+    28780)."""
     asked, over, none = limit, None, None
     measured: list[int] = []
     step = 0
-    for made in range(FIT_ROUNDS):
+    made = 0
+    while made < FIT_ROUNDS:
+        made += 1
         try:
             result = lowered_with({**options, "memory_limit": asked})
         except BridgeError as err:
             if over is None:
                 raise
             none, reason = asked, str(err).splitlines()[-1]
+            if (least := least_held(reason)) is not None and none < least - 1:
+                none = least - 1  # no ask under the floor has a plan, and none was solved
+                made -= 1
         else:
             result.compiled = result.compile()
             used = Memory.of(result.compiled).total
@@ -583,7 +593,7 @@ def _fit_memory(
             asked = (none + over) // 2
         elif over == 1:
             break
-        elif made == FIT_ROUNDS - 2:  # the last plan
+        elif made == FIT_ROUNDS - 1:  # the last plan
             asked = over // 2
         elif len(measured) > 1 and measured[-1] >= measured[-2]:
             step = max(2 * step, limit // 64)

@@ -58,6 +58,7 @@ and the report says how far from optimal it may be.
 
 from __future__ import annotations
 
+import re
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
@@ -269,6 +270,19 @@ def function_grid(fn: func.FuncOp) -> Grid | None:
     if None in shape:
         raise DiagnosticError(fn, f"auto-sharding needs a static grid, @{name} has {shape}")
     return Grid(name, shape)
+
+
+FLOOR = (
+    "memory-limit={limit} cannot be met: every plan holds at least {least} bytes per device "
+    "at some point of the program"
+)
+"""The refusal of a limit below what any plan holds, made before any solve."""
+
+
+def least_held(message: str) -> int | None:
+    """The bytes every plan holds, from a `FLOOR` refusal in `message` (None: none)."""
+    found = re.search(r"every plan holds at least (\d+) bytes per device", message)
+    return None if found is None else int(found[1])
 
 
 class _Planner:
@@ -986,11 +1000,7 @@ class _Planner:
     def solve(self, time_limit: float | None = None) -> Solution:
         limit = self.problem.limit
         if limit is not None and (least := self.problem.least_memory()) > limit:
-            raise DiagnosticError(
-                self.fn,
-                f"memory-limit={limit} cannot be met: every plan holds at least {least} bytes "
-                "per device at some point of the program",
-            )
+            raise DiagnosticError(self.fn, FLOOR.format(limit=limit, least=least))
         groups = range(len(self.problem.linear))
         coarse, back = coarsen(self.problem, self.repeats() if self.tie else list(groups))
         try:
