@@ -1,6 +1,6 @@
-"""Real training and inference programs built from loops, branches, remat and shard_map:
-what `xshard.jit` has to partition beyond straight-line code, with the shardings a
-`jax.jit` user gives them.
+"""Real training and inference programs built from loops, branches, remat, shard_map and
+random bits: what `xshard.jit` has to partition beyond straight-line code, with the
+shardings a `jax.jit` user gives them.
 
 Each builder takes the 2x4 `Mesh` (axes `data`, `model`) and returns a `JaxProgram`
 (`xshard.testing.jax_programs`): the function, real arguments (initialized parameters,
@@ -317,6 +317,32 @@ def checkpoint_policy_scan_grad(mesh: Mesh) -> JaxProgram:
     )
 
 
+def rbg_dropout_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of an MLP with dropout whose key is an `unsafe_rbg` key, as MaxText
+    makes them (`jax_default_prng_impl`): JAX draws the mask with
+    `stablehlo.rng_bit_generator`. Megatron specs, batch on `data`, the key replicated."""
+    rng = np.random.default_rng(22)
+    params = {"w1": _weights(rng, D, F), "w2": _weights(rng, F, D)}
+
+    def loss(params, x, key):
+        h = jax.nn.relu(x @ params["w1"])
+        keep = jax.random.bernoulli(key, 0.8, h.shape)
+        h = jnp.where(keep, h / 0.8, 0.0)
+        return jnp.mean((h @ params["w2"]) ** 2)
+
+    x = rng.standard_normal((B * S, D)).astype(np.float32)
+    key = jax.random.key(7, impl="unsafe_rbg")
+    ns = _named(mesh)
+    p_specs = {"w1": ns(None, "model"), "w2": ns("model", None)}
+    return JaxProgram(
+        "rbg_dropout_grad",
+        jax.grad(loss),
+        (params, x, key),
+        (p_specs, ns("data"), ns()),
+        p_specs,
+    )
+
+
 def cond_switch(mesh: Mesh) -> JaxProgram:
     """A layer whose activation is chosen by `lax.cond` on the data (the sign of a
     sum) and then by `lax.switch` on a traced index; weights split by columns."""
@@ -591,6 +617,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "fori_loop_solver": fori_loop_solver,
     "checkpoint_block_grad": checkpoint_block_grad,
     "checkpoint_policy_scan_grad": checkpoint_policy_scan_grad,
+    "rbg_dropout_grad": rbg_dropout_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,

@@ -26,6 +26,8 @@ from xshard.dialects.stablehlo.attributes import (
     GatherDimensionNumbersAttr,
     Precision,
     PrecisionAttr,
+    RngAlgorithm,
+    RngAlgorithmAttr,
     ScatterDimensionNumbersAttr,
 )
 from xshard.dialects.stablehlo.collectives import (
@@ -53,6 +55,7 @@ from xshard.dialects.stablehlo.core import (
     PartitionIdOp,
     ReplicaIdOp,
     ReturnOp,
+    RngBitGeneratorOp,
 )
 from xshard.dialects.stablehlo.data_movement import (
     BitcastConvertOp,
@@ -140,6 +143,7 @@ StableHLO = Dialect(
         PartitionIdOp,
         ReplicaIdOp,
         CustomCallOp,
+        RngBitGeneratorOp,
         ReturnOp,
         # elementwise
         AbsOp,
@@ -221,6 +225,7 @@ StableHLO = Dialect(
         ComparisonDirectionAttr,
         ComparisonTypeAttr,
         PrecisionAttr,
+        RngAlgorithmAttr,
         DotAttr,
         GatherDimensionNumbersAttr,
         ScatterDimensionNumbersAttr,
@@ -300,6 +305,9 @@ __all__ = [
     "ReplicaIdOp",
     "ReshapeOp",
     "ReturnOp",
+    "RngAlgorithm",
+    "RngAlgorithmAttr",
+    "RngBitGeneratorOp",
     "RoundNearestAfzOp",
     "RoundNearestEvenOp",
     "RsqrtOp",

@@ -49,6 +49,12 @@ class Precision(StrEnum):
     HIGHEST = "HIGHEST"
 
 
+class RngAlgorithm(StrEnum):
+    DEFAULT = "DEFAULT"
+    THREE_FRY = "THREE_FRY"
+    PHILOX = "PHILOX"
+
+
 @irdl_attr_definition
 class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
     """`#stablehlo<comparison_direction GT>`."""
@@ -68,6 +74,13 @@ class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
     """`#stablehlo<precision DEFAULT>`."""
 
     name = "stablehlo.precision"
+
+
+@irdl_attr_definition
+class RngAlgorithmAttr(EnumAttribute[RngAlgorithm], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<rng_algorithm DEFAULT>`."""
+
+    name = "stablehlo.rng_algorithm"
 
 
 def _i64_array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:

@@ -1,5 +1,5 @@
 """StableHLO ops outside the other groups: constant, iota, partition_id, replica_id,
-custom_call and return."""
+rng_bit_generator, custom_call and return."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -39,6 +40,7 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsTerminator, Pure, ReturnLike
 
 from xshard.dialects.parsing import parse_signed_integer
+from xshard.dialects.stablehlo.attributes import RngAlgorithm, RngAlgorithmAttr
 from xshard.dialects.stablehlo.checks import fail, shape
 from xshard.dialects.stablehlo.syntax import (
     parse_attr_dict,
@@ -197,6 +199,69 @@ _CUSTOM_CALL_DEFAULTS: dict[str, Attribute] = {
     "called_computations": ArrayAttr([]),
     "has_side_effect": IntegerAttr.from_bool(False),
 }
+
+
+@irdl_op_definition
+class RngBitGeneratorOp(IRDLOperation):
+    """`%state, %bits = stablehlo.rng_bit_generator %s, algorithm = DEFAULT :
+    (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)`: random bits of the
+    `output` type from `initial_state`, and the state after them (`jax.random` under
+    the `rbg` and `unsafe_rbg` implementations, MaxText's).
+    https://openxla.org/stablehlo/spec#rng_bit_generator"""
+
+    name = "stablehlo.rng_bit_generator"
+
+    initial_state = operand_def(TensorType)
+    rng_algorithm = prop_def(RngAlgorithmAttr)
+    output_state = result_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        initial_state: SSAValue | Operation,
+        output_type: Attribute,
+        algorithm: RngAlgorithm = RngAlgorithm.DEFAULT,
+    ):
+        state = SSAValue.get(initial_state)
+        super().__init__(
+            operands=[state],
+            result_types=[state.type, output_type],
+            properties={"rng_algorithm": RngAlgorithmAttr(algorithm)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RngBitGeneratorOp:
+        state = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parse_keyword_equal(parser, "algorithm")
+        at = parser.pos
+        word = parser.parse_identifier()
+        if word not in RngAlgorithm.__members__:
+            known = ", ".join(RngAlgorithm.__members__)
+            parser.raise_error(f"expected an rng algorithm ({known}), got {word}", at, parser.pos)
+        props, attrs = parse_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        fn = parse_function_type(parser)
+        return cls.create(
+            operands=resolve(parser, [state], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={"rng_algorithm": RngAlgorithmAttr(RngAlgorithm(word))} | props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.initial_state)
+        printer.print_string(f", algorithm = {self.rng_algorithm.data.value}")
+        print_attr_dict(printer, self, ("rng_algorithm",))
+        printer.print_string(" : ")
+        print_functional_type(printer, self)
+
+    def verify_(self) -> None:
+        if self.output_state.type != self.initial_state.type:
+            fail(self, f"output_state must have the type of initial_state, "
+                       f"{self.initial_state.type}, got {self.output_state.type}")
 
 
 @irdl_op_definition

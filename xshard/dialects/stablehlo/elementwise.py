@@ -38,6 +38,7 @@ from xshard.dialects.stablehlo.checks import (
 )
 from xshard.dialects.stablehlo.syntax import (
     parse_attr_dict,
+    parse_keyword_equal,
     parse_operand_list,
     parse_same_operands_and_result_type,
     parse_unary_functional,
@@ -345,8 +346,7 @@ class ReducePrecisionOp(UnaryElementwiseOp):
     def parse(cls, parser: Parser) -> ReducePrecisionOp:
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("format")
-        parser.parse_punctuation("=")
+        parse_keyword_equal(parser, "format")
         at = parser.pos
         found = re.fullmatch(r"e(\d+)m(\d+)", parser.parse_identifier())
         if found is None:

@@ -73,6 +73,7 @@ class OptimizationBarrierModel:
 
 
 register_model(hlo.WhileOp, hlo.CaseOp)(WholeModel())
+register_model(hlo.RngBitGeneratorOp)(WholeModel())  # the same bits on every device: whole
 
 
 @register_flow(hlo.WhileOp)

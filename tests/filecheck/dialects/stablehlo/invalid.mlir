@@ -506,3 +506,11 @@ func.func @f(%a: tensor<4xf32>) {
   func.return
 }
 // CHECK: 'stablehlo.reduce_precision' op exponent_bits must be at least 1 and mantissa_bits at least 0
+
+// -----
+
+func.func @f(%s: tensor<2xui64>) {
+  %a, %b = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<3xui64>, tensor<4xui32>)
+  func.return
+}
+// CHECK: 'stablehlo.rng_bit_generator' op output_state must have the type of initial_state, tensor<2xui64>, got tensor<3xui64>

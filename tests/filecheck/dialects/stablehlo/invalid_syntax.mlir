@@ -103,3 +103,11 @@ func.func @f(%a: tensor<4xf32>) {
   func.return
 }
 // CHECK: invalid_syntax.mlir:102:48: error: expected a format such as e5m10
+
+// -----
+
+func.func @f(%s: tensor<2xui64>) {
+  %a, %b = stablehlo.rng_bit_generator %s, algorithm = MERSENNE : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  func.return
+}
+// CHECK: invalid_syntax.mlir:110:56: error: expected an rng algorithm (DEFAULT, THREE_FRY, PHILOX), got MERSENNE

@@ -193,6 +193,16 @@ func.func @custom_call(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CHECK-NEXT:  stablehlo.custom_call @check.expect_eq(%0, %x) {has_side_effect = true} : (tensor<8x16xf32>, tensor<8x16xf32>) -> ()
 // CHECK-GENERIC: "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", backend_config = ""}> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
 
+func.func @rng_bit_generator(%s: tensor<2xui64>) -> tensor<8x16xui32> {
+  %output_state, %output = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
+  %a, %b = stablehlo.rng_bit_generator %output_state, algorithm = PHILOX {tag = 1 : i32} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
+  func.return %b : tensor<8x16xui32>
+}
+// CHECK-LABEL: func.func @rng_bit_generator
+// CHECK-NEXT:  %output_state, %output = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
+// CHECK-NEXT:  %a, %b = stablehlo.rng_bit_generator %output_state, algorithm = PHILOX {tag = 1 : i32} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
+// CHECK-GENERIC: "stablehlo.rng_bit_generator"(%s) <{rng_algorithm = #stablehlo<rng_algorithm DEFAULT>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
+
 // -----
 
 // Collectives exist in generic form only, as JAX prints them.
