@@ -237,7 +237,7 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
                 model.add_points(over[:LAZY_POINTS])
         if over or choice is None:  # out of time
             choice = start
-    if choice is None and p.limit is not None:  # out of time before any plan
+    if choice is None:  # out of time before any plan
         choice = _quick(p)
     if choice is None:
         raise Infeasible(f"no plan found in time-limit={time_limit} s")
