@@ -123,3 +123,15 @@ def test_a_collective_priced_by_group_size_costs_what_it_does_on_its_axes(kind, 
         model.collective_time(kind, 4096, axes, GRID)
     )
     assert model.group_time(kind, 4096, 1) == 0.0
+
+
+def test_a_complex_element_holds_both_its_parts() -> None:
+    """complex<f32> takes 8 bytes and complex<f64> 16 (XLA's c64, c128); a tensor of
+    them is counted, not left out as one of elements with no width."""
+    from xdsl.dialects.builtin import ComplexType, IndexType, TensorType, f32, f64
+
+    from xshard.sharding.tensor_bytes import element_bytes, tensor_bytes
+
+    assert element_bytes(TensorType(ComplexType(f32), [4])) == 8
+    assert tensor_bytes(TensorType(ComplexType(f64), [2, 3])) == 96
+    assert tensor_bytes(TensorType(IndexType(), [4])) is None

@@ -9,6 +9,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -36,6 +37,10 @@ def element_dtype(element: Attribute, where: Operation) -> np.dtype:
         import ml_dtypes  # shipped with jax
 
         return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(element, ComplexType) and isinstance(
+        part := element.element_type, Float32Type | Float64Type
+    ):
+        return np.dtype(f"complex{2 * part.bitwidth}")
     raise DiagnosticError(where, f"cannot make random inputs of element type {element}")
 
 

@@ -343,6 +343,34 @@ def rbg_dropout_grad(mesh: Mesh) -> JaxProgram:
     )
 
 
+def complex_rope_attention_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of attention scores whose queries and keys are rotated by a rotary
+    embedding written in complex numbers (`jax.lax.complex`, `exp(1j * theta)`, `.real`
+    and `.imag`, as llama ports write it); batch on `data`, heads on `model`."""
+    rng = np.random.default_rng(23)
+
+    def rope(x, theta):
+        z = jax.lax.complex(x[..., ::2], x[..., 1::2]) * jnp.exp(1j * theta)
+        return jnp.stack([z.real, z.imag], -1).reshape(x.shape)
+
+    def loss(q, k, theta):
+        scores = jnp.einsum("bshd,bthd->bhst", rope(q, theta), rope(k, theta))
+        return jnp.mean(jax.nn.softmax(scores, -1) ** 2)
+
+    q = rng.standard_normal((B, S, H, 16)).astype(np.float32)
+    k = rng.standard_normal((B, S, H, 16)).astype(np.float32)
+    theta = rng.standard_normal((S, 1, 8)).astype(np.float32)
+    ns = _named(mesh)
+    heads = ns("data", None, "model")
+    return JaxProgram(
+        "complex_rope_attention_grad",
+        jax.grad(loss, argnums=(0, 1)),
+        (q, k, theta),
+        (heads, heads, ns()),
+        (heads, heads),
+    )
+
+
 def cond_switch(mesh: Mesh) -> JaxProgram:
     """A layer whose activation is chosen by `lax.cond` on the data (the sign of a
     sum) and then by `lax.switch` on a traced index; weights split by columns."""
@@ -618,6 +646,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "checkpoint_block_grad": checkpoint_block_grad,
     "checkpoint_policy_scan_grad": checkpoint_policy_scan_grad,
     "rbg_dropout_grad": rbg_dropout_grad,
+    "complex_rope_attention_grad": complex_rope_attention_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,

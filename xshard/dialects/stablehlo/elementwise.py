@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, IntegerAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import I32, ComplexType, FunctionType, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -394,6 +394,44 @@ class CeilOp(UnaryElementwiseOp):
     ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
 
 
+def _part_type(t: Attribute) -> Attribute:
+    """The type of a complex tensor's real (or imaginary) part; a float tensor's own."""
+    elem = element_type(t)
+    if not isinstance(elem, ComplexType):
+        return t
+    return TensorType(elem.element_type, shape(t))
+
+
+class _PartOp(UnaryElementwiseOp):
+    """`real`, `imag`: a complex tensor's part, a float tensor's (real: itself, imag:
+    zeros) alike: `%r = stablehlo.real %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>`."""
+
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = _FLOATING
+
+    def __init__(self, operand: SSAValue | Operation):
+        operand = SSAValue.get(operand)
+        super().__init__(operand, _part_type(operand.type))
+
+    def verify_(self) -> None:
+        self._check_element_kind(self.operand.type)
+        if self.result.type != (want := _part_type(self.operand.type)):
+            fail(self, f"result must be {want}, got {self.result.type}")
+
+
+@irdl_op_definition
+class RealOp(_PartOp):
+    """https://openxla.org/stablehlo/spec#real"""
+
+    name = "stablehlo.real"
+
+
+@irdl_op_definition
+class ImagOp(_PartOp):
+    """https://openxla.org/stablehlo/spec#imag"""
+
+    name = "stablehlo.imag"
+
+
 @irdl_op_definition
 class ConvertOp(UnaryElementwiseOp):
     """Element type conversion; the shape stays. https://openxla.org/stablehlo/spec#convert
@@ -470,6 +508,67 @@ class BinaryElementwiseOp(ElementwiseOp):
     def verify_(self) -> None:
         self._check_element_kind(self.lhs.type)
         same_types(self, [self.lhs.type, self.rhs.type], self.result.type)
+
+
+@irdl_op_definition
+class ComplexOp(BinaryElementwiseOp):
+    """`%z = stablehlo.complex %re, %im : tensor<4xcomplex<f32>>`: the complex tensor of
+    two float tensors (`jax.lax.complex`, rotary embeddings written with complex
+    numbers). The pretty form gives the result's type alone where the operands' are its
+    parts'. https://openxla.org/stablehlo/spec#complex"""
+
+    name = "stablehlo.complex"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("float",)
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs = SSAValue.get(lhs)
+        elem = element_type(lhs.type)
+        super().__init__(lhs, rhs, TensorType(ComplexType(elem), shape(lhs.type)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ComplexOp:
+        pos = parser.pos
+        operands = parse_operand_list(parser)
+        if len(operands) != 2:
+            parser.raise_error(f"'{cls.name}' expects 2 operands, got {len(operands)}", pos)
+        props, attrs = parse_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        at = parser.pos
+        written = parser.parse_type()
+        if not isinstance(written, FunctionType):
+            operand_types, result_type = [_part_type(written)] * 2, written
+        elif len(written.inputs.data) != 2 or len(written.outputs.data) != 1:
+            parser.raise_error("expected 2 operand types and 1 result type", at, parser.pos)
+        else:
+            operand_types, result_type = list(written.inputs.data), written.outputs.data[0]
+        return cls.create(
+            operands=resolve(parser, operands, operand_types),
+            result_types=[result_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        part = _part_type(self.result.type)
+        if self.lhs.type == part and self.rhs.type == part:
+            printer.print_attribute(self.result.type)
+        else:
+            printer.print_function_type([self.lhs.type, self.rhs.type], [self.result.type])
+
+    def verify_(self) -> None:
+        self._check_element_kind(self.lhs.type)
+        elem = element_type(self.result.type)
+        if not isinstance(elem, ComplexType):
+            fail(self, f"result element type must be complex, got {elem}")
+        part = _part_type(self.result.type)
+        if self.lhs.type != part or self.rhs.type != part:
+            fail(self, f"operands must both be {part}, got {self.lhs.type} and {self.rhs.type}")
 
 
 @irdl_op_definition

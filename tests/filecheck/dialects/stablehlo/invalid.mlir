@@ -514,3 +514,19 @@ func.func @f(%s: tensor<2xui64>) {
   func.return
 }
 // CHECK: 'stablehlo.rng_bit_generator' op output_state must have the type of initial_state, tensor<2xui64>, got tensor<3xui64>
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf64>) {
+  %0 = stablehlo.complex %a, %b : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xcomplex<f32>>
+  func.return
+}
+// CHECK: 'stablehlo.complex' op operands must both be tensor<4xf32>, got tensor<4xf32> and tensor<4xf64>
+
+// -----
+
+func.func @f(%z: tensor<4xcomplex<f32>>) {
+  %0 = stablehlo.real %z : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'stablehlo.real' op result must be tensor<4xf32>, got tensor<4xf64>
