@@ -371,6 +371,30 @@ def complex_rope_attention_grad(mesh: Mesh) -> JaxProgram:
     )
 
 
+def fourier_layer_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of a Fourier layer (as in Fourier neural operators): `jnp.fft.rfft`
+    over the sequence, a learned complex mix of channels per mode, `irfft` back; batch on
+    `data`, the mix's output channels on `model`. (With a 2-d `fft` of the result as well,
+    `jax.jit`'s own partitioned program fails on XLA's CPU runtime, a RET_CHECK that the
+    FFT's input be laid out dim 0 major, where `xshard.jit`'s runs and matches.)"""
+    rng = np.random.default_rng(24)
+    modes = S * 2 // 2 + 1
+    w = {"re": _weights(rng, modes, D, D), "im": _weights(rng, modes, D, D)}
+
+    def loss(w, x):
+        spectrum = jnp.fft.rfft(x, axis=1)
+        mixed = jnp.einsum("bmc,mcd->bmd", spectrum, jax.lax.complex(w["re"], w["im"]))
+        y = jnp.fft.irfft(mixed, n=x.shape[1], axis=1)
+        return jnp.mean(jax.nn.gelu(y) ** 2)
+
+    x = rng.standard_normal((B, 2 * S, D)).astype(np.float32)
+    ns = _named(mesh)
+    w_specs = {"re": ns(None, None, "model"), "im": ns(None, None, "model")}
+    return JaxProgram(
+        "fourier_layer_grad", jax.grad(loss), (w, x), (w_specs, ns("data")), w_specs
+    )
+
+
 def cond_switch(mesh: Mesh) -> JaxProgram:
     """A layer whose activation is chosen by `lax.cond` on the data (the sign of a
     sum) and then by `lax.switch` on a traced index; weights split by columns."""
@@ -647,6 +671,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "checkpoint_policy_scan_grad": checkpoint_policy_scan_grad,
     "rbg_dropout_grad": rbg_dropout_grad,
     "complex_rope_attention_grad": complex_rope_attention_grad,
+    "fourier_layer_grad": fourier_layer_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,

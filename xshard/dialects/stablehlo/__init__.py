@@ -114,6 +114,7 @@ from xshard.dialects.stablehlo.elementwise import (
     XorOp,
     is_elementwise,
 )
+from xshard.dialects.stablehlo.fft import FftOp, FftType, FftTypeAttr
 from xshard.dialects.stablehlo.indexing import GatherOp, ScatterOp
 from xshard.dialects.stablehlo.reduction import (
     REDUCTION_KINDS,
@@ -219,6 +220,7 @@ StableHLO = Dialect(
         ReduceWindowOp,
         SelectAndScatterOp,
         ReverseOp,
+        FftOp,
         # collectives
         AllReduceOp,
         AllGatherOp,
@@ -232,6 +234,7 @@ StableHLO = Dialect(
         ComparisonTypeAttr,
         PrecisionAttr,
         RngAlgorithmAttr,
+        FftTypeAttr,
         DotAttr,
         GatherDimensionNumbersAttr,
         ScatterDimensionNumbersAttr,
@@ -243,6 +246,9 @@ StableHLO = Dialect(
 
 __all__ = [
     "ReverseOp",
+    "FftOp",
+    "FftType",
+    "FftTypeAttr",
     "SelectAndScatterOp",
     "ReduceWindowOp",
     "ConvolutionOp",

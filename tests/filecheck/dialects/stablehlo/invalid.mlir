@@ -530,3 +530,19 @@ func.func @f(%z: tensor<4xcomplex<f32>>) {
   func.return
 }
 // CHECK: 'stablehlo.real' op result must be tensor<4xf32>, got tensor<4xf64>
+
+// -----
+
+func.func @f(%x: tensor<4x16xf32>) {
+  %0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<4x16xf32>) -> tensor<4x16xcomplex<f32>>
+  func.return
+}
+// CHECK: 'stablehlo.fft' op RFFT of length [16] does not take tensor<4x16xf32> to tensor<4x16xcomplex<f32>>
+
+// -----
+
+func.func @f(%x: tensor<4x16xf32>) {
+  %0 = stablehlo.fft %x, type = FFT, length = [16] : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  func.return
+}
+// CHECK: 'stablehlo.fft' op FFT wants a complex operand, got tensor<4x16xf32>

@@ -111,3 +111,11 @@ func.func @f(%s: tensor<2xui64>) {
   func.return
 }
 // CHECK: invalid_syntax.mlir:110:56: error: expected an rng algorithm (DEFAULT, THREE_FRY, PHILOX), got MERSENNE
+
+// -----
+
+func.func @f(%x: tensor<4x16xf32>) {
+  %0 = stablehlo.fft %x, type = DCT, length = [16] : (tensor<4x16xf32>) -> tensor<4x9xcomplex<f32>>
+  func.return
+}
+// CHECK: invalid_syntax.mlir:118:33: error: expected an fft type (FFT, IFFT, RFFT, IRFFT), got DCT

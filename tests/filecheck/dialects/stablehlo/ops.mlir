@@ -193,6 +193,20 @@ func.func @custom_call(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CHECK-NEXT:  stablehlo.custom_call @check.expect_eq(%0, %x) {has_side_effect = true} : (tensor<8x16xf32>, tensor<8x16xf32>) -> ()
 // CHECK-GENERIC: "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", backend_config = ""}> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
 
+func.func @fft(%x: tensor<4x8x16xf32>, %z: tensor<4x8x16xcomplex<f32>>) {
+  %0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<4x8x16xf32>) -> tensor<4x8x9xcomplex<f32>>
+  %1 = stablehlo.fft %0, type = IRFFT, length = [16] : (tensor<4x8x9xcomplex<f32>>) -> tensor<4x8x16xf32>
+  %2 = stablehlo.fft %z, type = FFT, length = [8, 16] {tag = 1 : i32} : (tensor<4x8x16xcomplex<f32>>) -> tensor<4x8x16xcomplex<f32>>
+  %3 = stablehlo.fft %2, type = IFFT, length = [16] : (tensor<4x8x16xcomplex<f32>>) -> tensor<4x8x16xcomplex<f32>>
+  func.return
+}
+// CHECK-LABEL: func.func @fft
+// CHECK-NEXT:  %0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<4x8x16xf32>) -> tensor<4x8x9xcomplex<f32>>
+// CHECK-NEXT:  %1 = stablehlo.fft %0, type = IRFFT, length = [16] : (tensor<4x8x9xcomplex<f32>>) -> tensor<4x8x16xf32>
+// CHECK-NEXT:  %2 = stablehlo.fft %z, type = FFT, length = [8, 16] {tag = 1 : i32} : (tensor<4x8x16xcomplex<f32>>) -> tensor<4x8x16xcomplex<f32>>
+// CHECK-NEXT:  %3 = stablehlo.fft %2, type = IFFT, length = [16] : (tensor<4x8x16xcomplex<f32>>) -> tensor<4x8x16xcomplex<f32>>
+// CHECK-GENERIC: "stablehlo.fft"(%x) <{fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 16>}> : (tensor<4x8x16xf32>) -> tensor<4x8x9xcomplex<f32>>
+
 func.func @rng_bit_generator(%s: tensor<2xui64>) -> tensor<8x16xui32> {
   %output_state, %output = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
   %a, %b = stablehlo.rng_bit_generator %output_state, algorithm = PHILOX {tag = 1 : i32} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
