@@ -235,18 +235,14 @@ class RngBitGeneratorOp(IRDLOperation):
         state = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         parse_keyword_equal(parser, "algorithm")
-        at = parser.pos
-        word = parser.parse_identifier()
-        if word not in RngAlgorithm.__members__:
-            known = ", ".join(RngAlgorithm.__members__)
-            parser.raise_error(f"expected an rng algorithm ({known}), got {word}", at, parser.pos)
+        algorithm = RngAlgorithmAttr(parser.parse_str_enum(RngAlgorithm))
         props, attrs = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         fn = parse_function_type(parser)
         return cls.create(
             operands=resolve(parser, [state], fn.inputs.data),
             result_types=list(fn.outputs.data),
-            properties={"rng_algorithm": RngAlgorithmAttr(RngAlgorithm(word))} | props,
+            properties={"rng_algorithm": algorithm} | props,
             attributes=attrs,
         )
 

@@ -486,13 +486,18 @@ class BinaryElementwiseOp(ElementwiseOp):
             parser.raise_error(f"'{cls.name}' expects 2 operands, got {len(operands)}", pos)
         props, attrs = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(parser, 2)
+        operand_types, result_type = cls.parse_types(parser)
         return cls.create(
             operands=resolve(parser, operands, operand_types),
             result_types=[result_type],
             properties=props,
             attributes=attrs,
         )
+
+    @classmethod
+    def parse_types(cls, parser: Parser) -> tuple[list[Attribute], Attribute]:
+        """The types after the `:`: the operands', and the result's."""
+        return parse_same_operands_and_result_type(parser, 2)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -501,6 +506,9 @@ class BinaryElementwiseOp(ElementwiseOp):
         printer.print_operand(self.rhs)
         print_attr_dict(printer, self)
         printer.print_string(" : ")
+        self.print_types(printer)
+
+    def print_types(self, printer: Printer) -> None:
         print_same_operands_and_result_type(
             printer, [self.lhs.type, self.rhs.type], self.result.type
         )
@@ -526,35 +534,16 @@ class ComplexOp(BinaryElementwiseOp):
         super().__init__(lhs, rhs, TensorType(ComplexType(elem), shape(lhs.type)))
 
     @classmethod
-    def parse(cls, parser: Parser) -> ComplexOp:
-        pos = parser.pos
-        operands = parse_operand_list(parser)
-        if len(operands) != 2:
-            parser.raise_error(f"'{cls.name}' expects 2 operands, got {len(operands)}", pos)
-        props, attrs = parse_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
+    def parse_types(cls, parser: Parser) -> tuple[list[Attribute], Attribute]:
         at = parser.pos
         written = parser.parse_type()
         if not isinstance(written, FunctionType):
-            operand_types, result_type = [_part_type(written)] * 2, written
-        elif len(written.inputs.data) != 2 or len(written.outputs.data) != 1:
+            return [_part_type(written)] * 2, written
+        if len(written.inputs.data) != 2 or len(written.outputs.data) != 1:
             parser.raise_error("expected 2 operand types and 1 result type", at, parser.pos)
-        else:
-            operand_types, result_type = list(written.inputs.data), written.outputs.data[0]
-        return cls.create(
-            operands=resolve(parser, operands, operand_types),
-            result_types=[result_type],
-            properties=props,
-            attributes=attrs,
-        )
+        return list(written.inputs.data), written.outputs.data[0]
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
+    def print_types(self, printer: Printer) -> None:
         part = _part_type(self.result.type)
         if self.lhs.type == part and self.rhs.type == part:
             printer.print_attribute(self.result.type)

@@ -67,22 +67,17 @@ class FftOp(IRDLOperation):
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         parse_keyword_equal(parser, "type")
-        at = parser.pos
-        word = parser.parse_identifier()
-        if word not in FftType.__members__:
-            known = ", ".join(FftType.__members__)
-            parser.raise_error(f"expected an fft type ({known}), got {word}", at, parser.pos)
+        kind = FftTypeAttr(parser.parse_str_enum(FftType))
         parser.parse_punctuation(",")
         parse_keyword_equal(parser, "length")
         length = parse_i64_array(parser)
         props, attrs = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         fn = parse_function_type(parser)
-        kind = {"fft_type": FftTypeAttr(FftType(word)), "fft_length": length}
         return cls.create(
             operands=resolve(parser, [operand], fn.inputs.data),
             result_types=list(fn.outputs.data),
-            properties=kind | props,
+            properties={"fft_type": kind, "fft_length": length} | props,
             attributes=attrs,
         )
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from xshard.dialects import stablehlo as hlo
-from xshard.interfaces.models.stablehlo_windows import parallel_loops
-from xshard.interfaces.sharding_interface import Loop, ShardingRule
+from xshard.interfaces.models.stablehlo_pad_reverse import parallel_rule
+from xshard.interfaces.sharding_interface import NO_PARTIAL, ShardingRule
 from xshard.interfaces.sharding_model import register_model
 
 
@@ -17,8 +17,7 @@ class FftModel:
         assert isinstance(op, hlo.FftOp)
         rank = op.operand.type.get_num_dims()  # type: ignore[union-attr]
         transformed = len(op.fft_length.get_values())
-        count, m = parallel_loops([d < rank - transformed for d in range(rank)])
-        return ShardingRule(tuple(Loop.parallel() for _ in range(count)), (m,), (m,))
+        return parallel_rule([d < rank - transformed for d in range(rank)], 0, NO_PARTIAL)
 
 
 register_model(hlo.FftOp)(FftModel())

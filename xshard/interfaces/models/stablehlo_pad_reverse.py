@@ -14,7 +14,7 @@ from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
 
 
-def _parallel_rule(
+def parallel_rule(
     splittable: list[bool], extra_operands: int, partial: PartialRule
 ) -> ShardingRule:
     """One parallel loop per splittable dim, shared by the operand and the result;
@@ -59,7 +59,7 @@ class PadModel:
         if not all(unpadded) and splat_value(op.padding_value) != 0:
             kinds = frozenset({ReductionKind.MAX, ReductionKind.MIN})
         partial = PartialRule(PartialFlow.PASS_THROUGH, kinds, operands=(0,))
-        return _parallel_rule(unpadded, 1, partial)
+        return parallel_rule(unpadded, 1, partial)
 
 
 class ReverseModel:
@@ -70,7 +70,7 @@ class ReverseModel:
         assert isinstance(op, hlo.ReverseOp)
         reversed_dims = set(op.dimensions.get_values())
         rank = op.operand.type.get_num_dims()  # type: ignore[union-attr]
-        return _parallel_rule([d not in reversed_dims for d in range(rank)], 0, MOVE)
+        return parallel_rule([d not in reversed_dims for d in range(rank)], 0, MOVE)
 
 
 register_model(hlo.PadOp)(PadModel())

@@ -110,7 +110,7 @@ func.func @f(%s: tensor<2xui64>) {
   %a, %b = stablehlo.rng_bit_generator %s, algorithm = MERSENNE : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
   func.return
 }
-// CHECK: invalid_syntax.mlir:110:56: error: expected an rng algorithm (DEFAULT, THREE_FRY, PHILOX), got MERSENNE
+// CHECK: invalid_syntax.mlir:110:56: error: Expected `DEFAULT`, `THREE_FRY`, or `PHILOX`.
 
 // -----
 
@@ -118,4 +118,4 @@ func.func @f(%x: tensor<4x16xf32>) {
   %0 = stablehlo.fft %x, type = DCT, length = [16] : (tensor<4x16xf32>) -> tensor<4x9xcomplex<f32>>
   func.return
 }
-// CHECK: invalid_syntax.mlir:118:33: error: expected an fft type (FFT, IFFT, RFFT, IRFFT), got DCT
+// CHECK: invalid_syntax.mlir:118:33: error: Expected `FFT`, `IFFT`, `RFFT`, or `IRFFT`.

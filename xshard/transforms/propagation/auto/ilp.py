@@ -304,21 +304,16 @@ def _quick(p: Problem) -> list[int] | None:
     second). None where that plan has a forbidden pair or cannot be repaired."""
     import numpy as np
 
-    before: list[list[tuple[int, np.ndarray]]] = [[] for _ in p.linear]
-    for (g, h), m in p.pairs.items():
-        if g < h:
-            before[h].append((g, m.T))
-        else:
-            before[g].append((h, m))
+    local = _Local(p)
+    local._build()  # its per-group strategy costs and pairs, which the plan is made by
     plan: list[int] = []
-    for g, row in enumerate(p.linear):
-        cost = np.array(row, dtype=float)
-        for h, m in before[g]:
-            cost = cost + m[:, plan[h]]
+    for g, cost in enumerate(local.linear):
+        for h, m in local.pairs_of[g]:
+            if h < g:
+                cost = cost + m[:, plan[h]]
         plan.append(int(np.argmin(cost)))
     if not isfinite(plan_cost(p, plan)):
         return None
-    local = _Local(p)
     if not _repair(local.reset(plan), time.perf_counter() + QUICK_SECONDS):
         return None
     plan = _improve(local, time.perf_counter() + QUICK_SECONDS)
