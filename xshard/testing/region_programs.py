@@ -455,6 +455,88 @@ def custom_vjp_grad(mesh: Mesh) -> JaxProgram:
     return JaxProgram("custom_vjp_grad", jax.grad(loss), (params, x), (specs, ns("data")), specs)
 
 
+def batchnorm_conv_train_step(mesh: Mesh) -> JaxProgram:
+    """An SGD step of a flax conv net with BatchNorm in training mode (its batch
+    statistics `E[x]` and `E[x^2]` over the `data`-split batch, returned updated), a
+    depthwise conv, average and max pooling; each kernel split on its output channels
+    over `model`; result layouts left to the partitioner, as `jax.jit` users leave
+    them."""
+    import flax.linen as nn
+    import optax
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x, train):
+            x = nn.Conv(16, (3, 3))(x)
+            x = nn.BatchNorm(use_running_average=not train)(x)
+            x = nn.Conv(16, (3, 3), feature_group_count=16)(x)
+            x = nn.avg_pool(nn.relu(x), (2, 2), (2, 2))
+            x = nn.max_pool(x, (2, 2), (2, 2))
+            return nn.Dense(10)(x.reshape(x.shape[0], -1))
+
+    net = Net()
+    rng = np.random.default_rng(21)
+    x = rng.standard_normal((2 * B, 8, 8, 3)).astype(np.float32)
+    y = np.arange(2 * B, dtype=np.int32) % 10
+    variables = net.init(jax.random.key(21), x, False)
+
+    def step(params, stats, x, y):
+        def loss(p):
+            out, updated = net.apply(
+                {"params": p, "batch_stats": stats}, x, True, mutable=["batch_stats"]
+            )
+            return optax.softmax_cross_entropy_with_integer_labels(out, y).mean(), updated
+
+        (value, updated), g = jax.value_and_grad(loss, has_aux=True)(params)
+        return jax.tree.map(lambda a, b: a - 0.1 * b, params, g), updated["batch_stats"], value
+
+    ns = _named(mesh)
+    kernels = _suffix_rule(mesh, {"Conv_0/kernel": (None, None, None, "model"),
+                                  "Conv_1/kernel": (None, None, None, "model")})
+    params, stats = variables["params"], variables["batch_stats"]
+    return JaxProgram(
+        "batchnorm_conv_train_step",
+        step,
+        (params, stats, x, y),
+        (_tree_specs(params, kernels), _tree_specs(stats, lambda _: ns()), ns("data"), ns("data")),
+        None,
+    )
+
+
+def microbatch_column_parallel_grad(mesh: Mesh) -> JaxProgram:
+    """Gradient accumulation over 4 microbatches in a `jax.lax.scan` (each split on
+    `data` by its batch dim) of an MLP whose two weights are both split by columns over
+    `model` (a layout a user picks for memory, not Megatron's pair): the backward dot
+    of the second weight reads the hidden activation gathered, as the forward one does,
+    so that its gradient comes out in the weight's own layout."""
+    micro = 4
+    rng = np.random.default_rng(22)
+    params = (_weights(rng, D, F), _weights(rng, F, 8))
+    xs = rng.standard_normal((micro, 2 * B, D)).astype(np.float32)
+    ys = rng.standard_normal((micro, 2 * B, 8)).astype(np.float32)
+
+    def step(p, xs, ys):
+        def loss(p, x, y):
+            return jnp.mean((jax.nn.gelu(x @ p[0]) @ p[1] - y) ** 2)
+
+        def microbatch(acc, batch):
+            value, g = jax.value_and_grad(loss)(p, *batch)
+            return jax.tree.map(jnp.add, acc, g), value
+
+        grads, values = jax.lax.scan(microbatch, jax.tree.map(jnp.zeros_like, p), (xs, ys))
+        return jax.tree.map(lambda w, g: w - 0.1 * g / micro, p, grads), values.mean()
+
+    ns = _named(mesh)
+    columns = (ns(None, "model"), ns(None, "model"))
+    return JaxProgram(
+        "microbatch_column_parallel_grad",
+        step,
+        (params, xs, ys),
+        (columns, ns(None, "data"), ns(None, "data")),
+        None,
+    )
+
+
 # ------------------------------------------------------------------ shard_map
 
 
@@ -673,6 +755,8 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "complex_rope_attention_grad": complex_rope_attention_grad,
     "fourier_layer_grad": fourier_layer_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
+    "microbatch_column_parallel_grad": microbatch_column_parallel_grad,
+    "batchnorm_conv_train_step": batchnorm_conv_train_step,
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,
     "diffrax_ode_solve": diffrax_ode_solve,

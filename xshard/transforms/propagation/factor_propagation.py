@@ -38,7 +38,7 @@ is carried partial where the cost model says it is worth it (`partial_carry`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import prod
@@ -171,6 +171,10 @@ class FactorPropagation:
         nothing read them, so annotations are written from them without recomputing."""
         self.open_args: set[SSAValue] = set()
         """Arguments not laid out yet: each arrives as its first user reads it."""
+        self.unmet: set[Operation] = set()
+        """Ops whose loops, as last visited, leave some layout around them unmet."""
+        self.behind: dict[SSAValue, frozenset[Operation]] = {}
+        """`settles_behind`'s answers, as the annotations are written."""
         self.readers: dict[SSAValue, int] = {}
         """How many ops read each value, before annotations are written."""
         self.rewriter = Rewriter()
@@ -311,7 +315,11 @@ class FactorPropagation:
                     candidates[kinds[0]].append((s.partial_axes, size))
         loops = self.assign([self.best(c) for c in candidates], extents)
         unmet = any(loops[i][: len(a)] != a for i, c in enumerate(candidates) for a, _ in c)
-        return self.cheapest(op, rule, candidates, extents, loops) if unmet else loops
+        if not unmet:
+            self.unmet.discard(op)
+            return loops
+        self.unmet.add(op)
+        return self.cheapest(op, rule, candidates, extents, loops)
 
     def edge_axes(self, edge: Edge) -> list[Axes]:
         """One layout for every place of a carry: each dim takes the most sharded axes its
@@ -355,7 +363,11 @@ class FactorPropagation:
     ) -> list[Axes]:
         """Where the layouts around `op` disagree: of `first` (the pick by devices and
         elements) and each other way to give the loops their candidates' axes, the one
-        whose reshards take least modeled time; ties keep the earlier one."""
+        whose reshards take least modeled time; ties keep the earlier one. A reshard
+        that other readers share (`Known.shared`: a weight's input gathered for the
+        forward dot, read gathered again by the backward one) is free to an option that
+        splits the op's work over as many devices as `first`: one that splits it less
+        would trade the reshard for work on every device and a less split result."""
         picks = [sorted({a for a, _ in c} | {()}) for c in candidates]
         if prod(map(len, picks)) > MAX_ALTERNATIVES:
             return first
@@ -366,7 +378,15 @@ class FactorPropagation:
                 options.append(loops)
         assert self.grid is not None
         grid = self.grid
-        costs = [assignment_cost(op, rule, grid, o, self.known, self.model) for o in options]
+        most = self.devices(tuple(a for axes in first for a in axes))
+
+        def cost(loops: list[Axes]) -> float:
+            share = self.devices(tuple(a for axes in loops for a in axes)) >= most
+            return assignment_cost(
+                op, rule, grid, loops, lambda v: self.known(v, op if share else None), self.model
+            )
+
+        costs = [cost(o) for o in options]
         return options[costs.index(min(costs))]
 
     def is_free(self, value: SSAValue) -> bool:
@@ -377,16 +397,34 @@ class FactorPropagation:
             and value not in self.closed
         )
 
-    def known(self, value: SSAValue) -> Known | None:
-        """What cost-aware picks reshard from or to: the closed layout, or the open
-        dims so far; nothing for a free argument."""
+    def known(self, value: SSAValue, reader: Operation | None) -> Known | None:
+        """What cost-aware picks for `reader` reshard from or to: the closed layout, or
+        the open dims so far, and the layouts `value`'s other readers read it in under
+        their loops so far (none without a `reader`); nothing for a free argument."""
         if self.is_free(value):
             return None
+        assert self.grid is not None
+        shared = frozenset(self.read_as(value, reader)) if reader is not None else frozenset()
         closed = self.closed.get(value)
         if closed is not None:
-            return Known(closed)
+            return Known(closed, shared=shared)
+        return Known(Sharding.of(self.grid.name, self.dims[value]), open=True, shared=shared)
+
+    def read_as(self, value: SSAValue, reader: Operation) -> Iterator[Sharding]:
+        """The layouts the ops other than `reader` in its block read `value` in, where the
+        layouts around them disagree (`unmet`), as their loops stand: where they agree,
+        an op reads a value as it is, or as far as its layout has grown so far."""
         assert self.grid is not None
-        return Known(Sharding.of(self.grid.name, self.dims[value]), open=True)
+        for use in value.uses:
+            other = use.operation
+            if other is reader or other not in self.unmet:
+                continue
+            if other.parent_block() is not reader.parent_block():
+                continue
+            rule = self.rules[other]
+            option = loop_option(rule, self.grid.name, self.loops[other], [])
+            if (want := operand_layout(rule, option, use.index, value)) is not None:
+                yield want
 
     def best(self, candidates: list[tuple[Axes, int]]) -> tuple[Axes, int]:
         """The most sharded candidate every other one is a prefix of; on a conflict, the
@@ -446,6 +484,8 @@ class FactorPropagation:
             for v, s in zip(op.operands, held, strict=True)
         ]
         option = self.fixed.get(op) or loop_option(rule, self.grid.name, self.loops[op], carried)
+        if op not in self.fixed and not kept and self.waits(op, rule, option, held, layouts):
+            option = loop_option(rule, self.grid.name, self.loops[op], [None] * len(held))
         if not option_fits(op, rule, option, self.grid):
             option = loop_option(rule, self.grid.name, [()] * len(rule.loops), held)
         for i, v in enumerate(op.operands):
@@ -459,6 +499,62 @@ class FactorPropagation:
             layouts[r] = s
             if not s.is_replicated:
                 self.annotate_value(r, s, InsertPoint.after(op), layouts)
+
+    def waits(
+        self,
+        op: Operation,
+        rule: ShardingRule,
+        option: ShardingOption,
+        held: list[Sharding | None],
+        layouts: dict[SSAValue, Sharding],
+    ) -> bool:
+        """Whether `option` carries a partial sum through `op` by making a whole operand
+        partial that waits on a settle the partial one does not: the carried sum would
+        then be settled after that one, where settled now the two are independent and
+        XLA combines them (a batch norm's `E[x^2] - E[x]^2`: two chained all_reduces
+        where `jax.jit` runs one). A whole operand waiting on no other settle (a bias, a
+        loop's carry) is made partial: the sum is settled as late, in as many bytes."""
+        partial = [
+            self.settles_behind(v, layouts)
+            for v, s in zip(op.operands, held, strict=True)
+            if s is not None and s.is_partial
+        ]
+        for i, v in enumerate(op.operands):
+            want = operand_layout(rule, option, i, v) if is_tensor(v) else None
+            if want is None or not want.is_partial or (held[i] and held[i].is_partial):
+                continue
+            if isinstance(v, BlockArgument):
+                continue
+            behind = self.settles_behind(v, layouts)
+            if any(not behind <= other for other in partial):
+                return True
+        return False
+
+    def settles_behind(
+        self, value: SSAValue, layouts: dict[SSAValue, Sharding]
+    ) -> frozenset[Operation]:
+        """The annotations settling a partial sum that `value` is computed from, in its
+        block."""
+        stack = [value]
+        while stack:
+            v = stack[-1]
+            if v in self.behind:
+                stack.pop()
+                continue
+            owner = v.owner
+            inputs = list(owner.operands) if isinstance(owner, Operation) else []
+            missing = [u for u in inputs if u not in self.behind]
+            if missing:
+                stack += missing
+                continue
+            stack.pop()
+            found = frozenset().union(*(self.behind[u] for u in inputs))
+            if isinstance(owner, ShardOp) and not sharding_of(owner.sharding, owner).is_partial:
+                src = layouts.get(owner.src)
+                if src is not None and src.is_partial:
+                    found |= {owner}
+            self.behind[v] = found
+        return self.behind[value]
 
     def feed(
         self, op: Operation, i: int, want: Sharding | None, layouts: dict[SSAValue, Sharding]

@@ -41,6 +41,9 @@ class Known:
     layout: Sharding
     open: bool = False
     """Whether the layout may still grow (only propagation has open values)."""
+    shared: frozenset[Sharding] = frozenset()
+    """Layouts other readers read it in: a reshard into one is made once for all of
+    them (`shard-partition` reuses it), so it costs this reader nothing."""
 
 
 def splits_further(have: Sharding, want: Sharding) -> bool:
@@ -85,6 +88,8 @@ def assignment_cost(
         want = operand_layout(rule, option, i, v)
         k = known(v)
         if want is None or k is None or (k.open and splits_further(k.layout, want)):
+            continue
+        if want in k.shared:
             continue
         total += reshard_time(model, k.layout, want, v, grid)
     for j, r in enumerate(op.results):
