@@ -395,6 +395,35 @@ def fourier_layer_grad(mesh: Mesh) -> JaxProgram:
     )
 
 
+def multisteps_lion_train_step(mesh: Mesh) -> JaxProgram:
+    """`optax.MultiSteps` over `optax.lion`: gradients averaged over 2 calls in the
+    optimizer state, the update applied on every second one (a `lax.cond`, whose
+    accumulating branch adds the batch-partial gradient); the weight split by columns
+    over `model`, the batch on `data`."""
+    import optax
+
+    rng = np.random.default_rng(24)
+    params = {"w": _weights(rng, D, D)}
+    x = rng.standard_normal((2 * B, D)).astype(np.float32)
+    opt = optax.MultiSteps(optax.lion(1e-3), every_k_schedule=2)
+    state = opt.init(params)
+
+    def step(p, state, x):
+        value, g = jax.value_and_grad(lambda p: jnp.mean(jnp.tanh(x @ p["w"]) ** 2))(p)
+        updates, state = opt.update(g, state, p)
+        return optax.apply_updates(p, updates), state, value
+
+    ns = _named(mesh)
+    columns = _suffix_rule(mesh, {"w": (None, "model")})
+    return JaxProgram(
+        "multisteps_lion_train_step",
+        step,
+        (params, state, x),
+        (_tree_specs(params, columns), _tree_specs(state, columns), ns("data")),
+        None,
+    )
+
+
 def cond_switch(mesh: Mesh) -> JaxProgram:
     """A layer whose activation is chosen by `lax.cond` on the data (the sign of a
     sum) and then by `lax.switch` on a traced index; weights split by columns."""
@@ -764,6 +793,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "sequence_parallel_attention": sequence_parallel_attention,
     "gpt_vocab_parallel_train_step": gpt_vocab_parallel_train_step,
     "cond_switch": cond_switch,
+    "multisteps_lion_train_step": multisteps_lion_train_step,
     "custom_vjp_grad": custom_vjp_grad,
     "haiku_mlp_grad": haiku_mlp_grad,
 }

@@ -370,13 +370,16 @@ class _FunctionPartition:
             )
 
     def settle_captured(self, op: Operation) -> dict[SSAValue, tuple[SSAValue, Sharding]]:
-        """Partial values `op`'s regions read from above, settled once before `op` for
-        them (not once per trip, or once per branch); after `op` they are partial again.
-        Returns what to restore: each value's partial local counterpart and layout."""
+        """Partial values `op`'s regions read from above settled, settled once before
+        `op` for them (not once per trip, or once per branch); after `op` they are
+        partial again. One the regions only read partial stays so (a gradient an
+        accumulating branch adds partial: settled before, it would be made partial
+        again inside and settled a second time). Returns what to restore: each value's
+        partial local counterpart and layout."""
         saved = {}
         for v in captured_values(op):
             held = self.layouts.get(v)
-            if held is not None and held.is_partial:
+            if held is not None and held.is_partial and _read_settled(v, op):
                 saved[v] = (self.values[v], held)
                 whole = without_partial(held)
                 self.values[v] = self.reshard(op, v, whole)
@@ -540,3 +543,14 @@ class ShardPartitionPass(ModulePass):
         for fn in list(op.walk()):
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
                 _FunctionPartition(fn, self.arguments).run()
+
+
+def _read_settled(value: SSAValue, holder: Operation) -> bool:
+    """Whether an op in `holder`'s regions reads `value` in a layout with no partial
+    state (through an annotation for it); an op reading it directly reads it as it is."""
+    return any(
+        isinstance(use.operation, ShardOp)
+        and not sharding_of(use.operation.sharding, use.operation).is_partial
+        for use in value.uses
+        if holder.is_ancestor(use.operation)
+    )

@@ -102,3 +102,33 @@ func.func @barrier(%w: tensor<16x16xf32>, %x: tensor<8x16xf32>) -> (tensor<16x16
 // CHECK-NEXT:   %0:2 = stablehlo.optimization_barrier %w, %x : tensor<16x4xf32>, tensor<4x16xf32>
 // CHECK-NEXT:   func.return %0#0, %0#1 : tensor<16x4xf32>, tensor<4x16xf32>
 // CHECK-NEXT: }
+
+// -----
+
+// optax.MultiSteps' accumulating branch: it adds a gradient that is partial (a sum over
+// the batch) to the accumulator as a partial term, settled once after the add. The
+// gradient, read from above only partial, enters the branch partial: settled before
+// the case, it would be made partial again inside and settled a second time.
+shard.grid @g(shape = 8)
+func.func @accumulate(%g: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %p: tensor<i32>) -> tensor<4x4xf32> {
+  %partial = shard.sharding @g split_axes = [[]] partial = sum [0] : !shard.sharding
+  %whole = shard.sharding @g split_axes = [[]] : !shard.sharding
+  %g1 = shard.shard %g to %partial : tensor<4x4xf32>
+  %r = "stablehlo.case"(%p) ({
+    %a = shard.shard %acc to %partial annotate_for_users : tensor<4x4xf32>
+    %s = stablehlo.add %g1, %a : tensor<4x4xf32>
+    %s1 = shard.shard %s to %partial : tensor<4x4xf32>
+    %s2 = shard.shard %s1 to %whole annotate_for_users : tensor<4x4xf32>
+    stablehlo.return %s2 : tensor<4x4xf32>
+  }, {
+    stablehlo.return %acc : tensor<4x4xf32>
+  }) : (tensor<i32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+// CHECK-LABEL: func.func @accumulate(
+// CHECK-NOT:     shard.all_reduce
+// CHECK:         "stablehlo.case"(%p) ({
+// CHECK:           %[[S:.+]] = stablehlo.add %g, %{{.+}} : tensor<4x4xf32>
+// CHECK-NEXT:      %[[SUM:.+]] = shard.all_reduce %[[S]] on @g grid_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
+// CHECK-NEXT:      stablehlo.return %[[SUM]] : tensor<4x4xf32>
+// CHECK-NOT:     shard.all_reduce
