@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue, Use
 
 from xshard.diagnostics import DiagnosticError
 from xshard.dialects.shard import (
@@ -110,6 +110,18 @@ def shard_op(value: SSAValue, sharding: SSAValue, for_users: bool) -> ShardOp:
         result_types=[value.type],
         properties={"annotate_for_users": _FOR_USERS} if for_users else {},
     )
+
+
+def reading_uses(value: SSAValue) -> list[Use]:
+    """The uses of `value` by ops other than `shard.shard`, through the annotations it
+    passes (each one value with its annotated result)."""
+    found: list[Use] = []
+    for use in value.uses:
+        if isinstance(use.operation, ShardOp):
+            found += reading_uses(use.operation.result)
+        else:
+            found.append(use)
+    return found
 
 
 def is_result_annotation(op: Operation) -> bool:

@@ -54,6 +54,7 @@ from xshard.dialects.shard import ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import (
     is_result_annotation,
     open_dims,
+    reading_uses,
     shard_op,
     sharding_of,
     sharding_op,
@@ -74,6 +75,7 @@ from xshard.interfaces.sharding_option import (
 )
 from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
+from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding
 from xshard.transforms.propagation.option_cost import (
     MODEL,
@@ -85,8 +87,14 @@ from xshard.transforms.propagation.option_cost import (
 Axes = tuple[int, ...]
 
 MAX_SWEEPS = 32
+MAX_CHAIN = 16
+"""How far `shrinks` follows a partial value's readers."""
 MAX_ALTERNATIVES = 256
 """Past this many ways to give an op's loops their candidates' axes, no cost-aware pick."""
+
+
+def _elements(value: SSAValue) -> int:
+    return prod(max(n, 1) for n in value.type.get_shape())  # type: ignore[union-attr]
 
 
 def _rank(value: SSAValue) -> int:
@@ -513,7 +521,9 @@ class FactorPropagation:
         then be settled after that one, where settled now the two are independent and
         XLA combines them (a batch norm's `E[x^2] - E[x]^2`: two chained all_reduces
         where `jax.jit` runs one). A whole operand waiting on no other settle (a bias, a
-        loop's carry) is made partial: the sum is settled as late, in as many bytes."""
+        loop's carry) is made partial: the sum is settled as late, in as many bytes; and
+        so is one where the sum goes on to shrink before it is settled (a loss's mean of
+        per-token terms: settled once as a scalar)."""
         partial = [
             self.settles_behind(v, layouts)
             for v, s in zip(op.operands, held, strict=True)
@@ -527,6 +537,23 @@ class FactorPropagation:
                 continue
             behind = self.settles_behind(v, layouts)
             if any(not behind <= other for other in partial):
+                return not any(self.shrinks(r, want.partial_kind) for r in op.results)
+        return False
+
+    def shrinks(self, value: SSAValue, kind: ReductionKind) -> bool:
+        """Whether a partial `value` flows, reader after only reader, each taking it
+        partial, into a result with fewer elements."""
+        size = _elements(value)
+        for _ in range(MAX_CHAIN):
+            uses = reading_uses(value)
+            if len(uses) != 1:
+                return False
+            op, i = uses[0].operation, uses[0].index
+            rule = self.rules.get(op)
+            if rule is None or not rule.partial.accepts(i, kind) or not op.results:
+                return False
+            value = op.results[0]
+            if is_tensor(value) and _elements(value) < size:
                 return True
         return False
 

@@ -1,7 +1,8 @@
 // strategy=aggressive: where a partial sum is settled, and which reshards readers
 // share. A partial sum is not carried through an op by making a whole operand partial
-// that waits on another settle (the two settles would then run one after the other);
-// a reshard another reader makes anyway costs a conflicted op nothing.
+// that waits on another settle (the two settles would then run one after the other),
+// unless the sum shrinks before it is settled; a reshard another reader makes anyway
+// costs a conflicted op nothing.
 // RUN: xshard-opt %s --split-input-file -p 'sharding-propagation{strategy=aggressive}' | filecheck %s
 
 // A batch norm's statistics over the split batch, var = E[x^2] - E[x]^2: E[x^2] is
@@ -32,6 +33,36 @@ func.func @stats(%arg: tensor<16x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // CHECK-NEXT:    %var = stablehlo.subtract %[[SETTLED]], %mm : tensor<4xf32>
 // CHECK-NOT:     shard.shard %var
 // CHECK:         func.return %{{.+}}, %var
+
+// -----
+
+// A loss over a vocabulary split on `model`: lse - picked, then summed. The log-sum-exp
+// waits on the settle of its sum, the picked logit does not; but the difference goes on
+// to shrink (the sum over tokens) before it is settled, so it is carried partial (the
+// log-sum-exp made partial) and one scalar is settled, not the picked logits.
+shard.grid @g(shape = 2x4)
+func.func @loss(%arg: tensor<8x16xf32>, %onehot: tensor<8x16xf32>) -> tensor<f32> {
+  %vocab = shard.sharding @g split_axes = [[], [1]] : !shard.sharding
+  %x = shard.shard %arg to %vocab : tensor<8x16xf32>
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<8x16xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %lse = stablehlo.log %s : tensor<8xf32>
+  %xo = stablehlo.multiply %x, %onehot : tensor<8x16xf32>
+  %picked = stablehlo.reduce(%xo init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %d = stablehlo.subtract %lse, %picked : tensor<8xf32>
+  %l = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  func.return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @loss(
+// CHECK-DAG:     %[[P:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [1] : !shard.sharding
+// CHECK-DAG:     %[[R:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK:         %[[PICKED:.+]] = shard.shard %picked to %[[P]] : tensor<8xf32>
+// CHECK-NEXT:    %[[LSE:.+]] = shard.shard %lse to %[[P]] annotate_for_users : tensor<8xf32>
+// CHECK-NEXT:    %d = stablehlo.subtract %[[LSE]], %[[PICKED]] : tensor<8xf32>
+// CHECK-NEXT:    %{{.+}} = shard.shard %d to %[[P]] : tensor<8xf32>
+// CHECK:         %[[L:.+]] = shard.shard %l to %[[P]] : tensor<f32>
+// CHECK-NEXT:    %{{.+}} = shard.shard %[[L]] to %[[R]] annotate_for_users : tensor<f32>
 
 // -----
 

@@ -80,6 +80,7 @@ from xshard.dialects.shard import GridOp, ShardingOp, ShardOp, lookup_grid
 from xshard.interfaces.annotations import (
     annotation,
     is_result_annotation,
+    reading_uses,
     result_annotation,
     sharding_of,
     sharding_option_of,
@@ -236,17 +237,6 @@ def _slices(src: Sharding, dst: Sharding) -> bool:
     if src.halo_sizes or src.sharded_dims_offsets or dst.halo_sizes or dst.sharded_dims_offsets:
         return False
     return splits_further(src, without_partial(dst))
-
-
-def _readers(value: SSAValue) -> set[Operation]:
-    """The ops reading `value`, through the `shard.shard` annotations it passes."""
-    found: set[Operation] = set()
-    for use in value.uses:
-        if isinstance(use.operation, ShardOp):
-            found |= _readers(use.operation.result)
-        else:
-            found.add(use.operation)
-    return found
 
 
 def function_grid(fn: func.FuncOp) -> Grid | None:
@@ -708,7 +698,7 @@ class _Planner:
         read only by elementwise ops and reductions, which XLA fuses it into (recomputing
         it in each, as it does a cheap elementwise producer). Its readers are found
         through its annotations: a `shard.shard` is a layout, not a reader."""
-        users = _readers(value)
+        users = {use.operation for use in reading_uses(value)}
         return (
             bool(users)
             and self._elementwise(value.owner)
