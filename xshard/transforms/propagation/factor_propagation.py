@@ -73,10 +73,11 @@ from xshard.interfaces.sharding_option import (
     result_sharding,
     without_partial,
 )
-from xshard.sharding.cost_model import CostModel
+from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
 from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding
+from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.option_cost import (
     MODEL,
     Known,
@@ -522,13 +523,23 @@ class FactorPropagation:
         XLA combines them (a batch norm's `E[x^2] - E[x]^2`: two chained all_reduces
         where `jax.jit` runs one). A whole operand waiting on no other settle (a bias, a
         loop's carry) is made partial: the sum is settled as late, in as many bytes; and
-        so is one where the sum goes on to shrink before it is settled (a loss's mean of
-        per-token terms: settled once as a scalar)."""
+        so is one where the sum goes on to shrink before it is settled, if settling the
+        smaller sum then (its latency paid alone) is cheaper than settling the partial
+        operands now beside the other settle (their bytes alone)."""
         partial = [
             self.settles_behind(v, layouts)
             for v, s in zip(op.operands, held, strict=True)
             if s is not None and s.is_partial
         ]
+        assert self.grid is not None
+        grid = self.grid
+        now = sum(
+            self.model.collective_time("all_reduce", size, s.partial_axes, grid)
+            - self.model.collective_latency("all_reduce", s.partial_axes, grid)
+            for v, s in zip(op.operands, held, strict=True)
+            if s is not None and s.is_partial
+            for size in [shard_bytes(v.type.get_shape(), element_bytes(v.type), s, grid)]  # type: ignore[union-attr]
+        )
         for i, v in enumerate(op.operands):
             want = operand_layout(rule, option, i, v) if is_tensor(v) else None
             if want is None or not want.is_partial or (held[i] and held[i].is_partial):
@@ -537,25 +548,30 @@ class FactorPropagation:
                 continue
             behind = self.settles_behind(v, layouts)
             if any(not behind <= other for other in partial):
-                return not any(self.shrinks(r, want.partial_kind) for r in op.results)
+                shrunk = self.shrinks(op.results[0], want.partial_kind) if op.results else None
+                if shrunk is None:
+                    return True
+                size = _elements(shrunk) * element_bytes(shrunk.type)  # type: ignore[arg-type]
+                later = self.model.collective_time("all_reduce", size, want.partial_axes, grid)
+                return later >= now
         return False
 
-    def shrinks(self, value: SSAValue, kind: ReductionKind) -> bool:
-        """Whether a partial `value` flows, reader after only reader, each taking it
-        partial, into a result with fewer elements."""
+    def shrinks(self, value: SSAValue, kind: ReductionKind) -> SSAValue | None:
+        """The first value with fewer elements that a partial `value` flows into, reader
+        after only reader, each taking it partial; None if none does."""
         size = _elements(value)
         for _ in range(MAX_CHAIN):
             uses = reading_uses(value)
             if len(uses) != 1:
-                return False
+                return None
             op, i = uses[0].operation, uses[0].index
             rule = self.rules.get(op)
             if rule is None or not rule.partial.accepts(i, kind) or not op.results:
-                return False
+                return None
             value = op.results[0]
             if is_tensor(value) and _elements(value) < size:
-                return True
-        return False
+                return value
+        return None
 
     def settles_behind(
         self, value: SSAValue, layouts: dict[SSAValue, Sharding]

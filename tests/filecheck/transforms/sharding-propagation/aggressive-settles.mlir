@@ -1,8 +1,8 @@
 // strategy=aggressive: where a partial sum is settled, and which reshards readers
 // share. A partial sum is not carried through an op by making a whole operand partial
 // that waits on another settle (the two settles would then run one after the other),
-// unless the sum shrinks before it is settled; a reshard another reader makes anyway
-// costs a conflicted op nothing.
+// unless the sum shrinks before it is settled and settling it now would cost more than
+// a latency; a reshard another reader makes anyway costs a conflicted op nothing.
 // RUN: xshard-opt %s --split-input-file -p 'sharding-propagation{strategy=aggressive}' | filecheck %s
 
 // A batch norm's statistics over the split batch, var = E[x^2] - E[x]^2: E[x^2] is
@@ -37,9 +37,9 @@ func.func @stats(%arg: tensor<16x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // -----
 
 // A loss over a vocabulary split on `model`: lse - picked, then summed. The log-sum-exp
-// waits on the settle of its sum, the picked logit does not; but the difference goes on
-// to shrink (the sum over tokens) before it is settled, so it is carried partial (the
-// log-sum-exp made partial) and one scalar is settled, not the picked logits.
+// waits on the settle of its sum, the picked logit does not. The difference shrinks
+// before it is settled (to one scalar), but carrying it there would pay a latency of
+// its own where the 8 picked logits, settled now beside the sum, cost only their bytes.
 shard.grid @g(shape = 2x4)
 func.func @loss(%arg: tensor<8x16xf32>, %onehot: tensor<8x16xf32>) -> tensor<f32> {
   %vocab = shard.sharding @g split_axes = [[], [1]] : !shard.sharding
@@ -58,9 +58,36 @@ func.func @loss(%arg: tensor<8x16xf32>, %onehot: tensor<8x16xf32>) -> tensor<f32
 // CHECK-DAG:     %[[P:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [1] : !shard.sharding
 // CHECK-DAG:     %[[R:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
 // CHECK:         %[[PICKED:.+]] = shard.shard %picked to %[[P]] : tensor<8xf32>
-// CHECK-NEXT:    %[[LSE:.+]] = shard.shard %lse to %[[P]] annotate_for_users : tensor<8xf32>
-// CHECK-NEXT:    %d = stablehlo.subtract %[[LSE]], %[[PICKED]] : tensor<8xf32>
-// CHECK-NEXT:    %{{.+}} = shard.shard %d to %[[P]] : tensor<8xf32>
+// CHECK-NEXT:    %[[SETTLED:.+]] = shard.shard %[[PICKED]] to %[[R]] annotate_for_users : tensor<8xf32>
+// CHECK-NEXT:    %d = stablehlo.subtract %lse, %[[SETTLED]] : tensor<8xf32>
+
+// -----
+
+// The same shape of program where the partial operand is 8 MiB per device: settling it
+// now costs more than a latency, so the difference is carried partial (the whole
+// operand made partial) and one scalar is settled after the sum.
+shard.grid @g(shape = 2x4)
+func.func @shrink(%a: tensor<2048x512xf32>, %b: tensor<512x1024xf32>) -> tensor<f32> {
+  %k = shard.sharding @g split_axes = [[], [1]] : !shard.sharding
+  %a1 = shard.shard %a to %k : tensor<2048x512xf32>
+  %rows = shard.sharding @g split_axes = [[1]] : !shard.sharding
+  %b1 = shard.shard %b to %rows : tensor<512x1024xf32>
+  %p = stablehlo.dot_general %a1, %b1, contracting_dims = [1] x [0] : (tensor<2048x512xf32>, tensor<512x1024xf32>) -> tensor<2048x1024xf32>
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %sq = stablehlo.multiply %a1, %a1 : tensor<2048x512xf32>
+  %s = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<2048x512xf32>, tensor<f32>) -> tensor<f32>
+  %n = stablehlo.sqrt %s : tensor<f32>
+  %nb = stablehlo.broadcast_in_dim %n, dims = [] : (tensor<f32>) -> tensor<2048x1024xf32>
+  %d = stablehlo.subtract %p, %nb : tensor<2048x1024xf32>
+  %l = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<2048x1024xf32>, tensor<f32>) -> tensor<f32>
+  func.return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @shrink(
+// CHECK-DAG:     %[[P:.+]] = shard.sharding @g split_axes = {{\[\[}}]] partial = sum [1] : !shard.sharding
+// CHECK-DAG:     %[[R:.+]] = shard.sharding @g split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK:         %[[NB:.+]] = shard.shard %nb to %[[P]] annotate_for_users : tensor<2048x1024xf32>
+// CHECK-NEXT:    %d = stablehlo.subtract %{{.+}}, %[[NB]] : tensor<2048x1024xf32>
+// CHECK-NEXT:    %{{.+}} = shard.shard %d to %[[P]] : tensor<2048x1024xf32>
 // CHECK:         %[[L:.+]] = shard.shard %l to %[[P]] : tensor<f32>
 // CHECK-NEXT:    %{{.+}} = shard.shard %[[L]] to %[[R]] annotate_for_users : tensor<f32>
 
