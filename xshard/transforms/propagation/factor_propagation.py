@@ -526,39 +526,44 @@ class FactorPropagation:
         so is one where the sum goes on to shrink before it is settled, if settling the
         smaller sum then (its latency paid alone) is cheaper than settling the partial
         operands now beside the other settle (their bytes alone)."""
-        partial = [
-            self.settles_behind(v, layouts)
-            for v, s in zip(op.operands, held, strict=True)
-            if s is not None and s.is_partial
+        whole = [
+            (v, want)
+            for i, v in enumerate(op.operands)
+            if is_tensor(v)
+            and not isinstance(v, BlockArgument)
+            and not (held[i] and held[i].is_partial)
+            and (want := operand_layout(rule, option, i, v)) is not None
+            and want.is_partial
         ]
+        if not whole:
+            return False
+        partial = [(v, s) for v, s in zip(op.operands, held, strict=True) if s and s.is_partial]
+        behind = [self.settles_behind(v, layouts) for v, _ in partial]
+        waiting = [
+            want
+            for v, want in whole
+            if any(not self.settles_behind(v, layouts) <= other for other in behind)
+        ]
+        if not waiting:
+            return False
+        shrunk = self.shrinks(op.results[0], waiting[0].partial_kind) if op.results else None
+        if shrunk is None:
+            return True
         assert self.grid is not None
-        grid = self.grid
-        now = sum(
-            self.model.collective_time("all_reduce", size, s.partial_axes, grid)
-            - self.model.collective_latency("all_reduce", s.partial_axes, grid)
-            for v, s in zip(op.operands, held, strict=True)
-            if s is not None and s.is_partial
-            for size in [shard_bytes(v.type.get_shape(), element_bytes(v.type), s, grid)]  # type: ignore[union-attr]
-        )
-        for i, v in enumerate(op.operands):
-            want = operand_layout(rule, option, i, v) if is_tensor(v) else None
-            if want is None or not want.is_partial or (held[i] and held[i].is_partial):
-                continue
-            if isinstance(v, BlockArgument):
-                continue
-            behind = self.settles_behind(v, layouts)
-            if any(not behind <= other for other in partial):
-                shrunk = self.shrinks(op.results[0], want.partial_kind) if op.results else None
-                if shrunk is None:
-                    return True
-                size = _elements(shrunk) * element_bytes(shrunk.type)  # type: ignore[arg-type]
-                later = self.model.collective_time("all_reduce", size, want.partial_axes, grid)
-                return later >= now
-        return False
+        model, grid, axes = self.model, self.grid, waiting[0].partial_axes
+        now = 0.0
+        for v, s in partial:
+            size = shard_bytes(v.type.get_shape(), element_bytes(v.type), s, grid)  # type: ignore[union-attr]
+            now += model.collective_time("all_reduce", size, s.partial_axes, grid)
+            now -= model.collective_latency("all_reduce", s.partial_axes, grid)
+        size = _elements(shrunk) * element_bytes(shrunk.type)  # type: ignore[arg-type]
+        return model.collective_time("all_reduce", size, axes, grid) >= now
 
     def shrinks(self, value: SSAValue, kind: ReductionKind) -> SSAValue | None:
         """The first value with fewer elements that a partial `value` flows into, reader
         after only reader, each taking it partial; None if none does."""
+        if not is_tensor(value):
+            return None
         size = _elements(value)
         for _ in range(MAX_CHAIN):
             uses = reading_uses(value)
