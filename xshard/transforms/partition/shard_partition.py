@@ -546,11 +546,16 @@ class ShardPartitionPass(ModulePass):
 
 
 def _read_settled(value: SSAValue, holder: Operation) -> bool:
-    """Whether an op in `holder`'s regions reads `value` in a layout with no partial
-    state (through an annotation for it); an op reading it directly reads it as it is."""
+    """Whether some op in `holder`'s regions may read `value` with no partial state: all
+    but an annotation into a partial layout, and an op whose result is annotated partial
+    (it carries the partial state: propagation left its operand as it is)."""
     return any(
-        isinstance(use.operation, ShardOp)
-        and not sharding_of(use.operation.sharding, use.operation).is_partial
-        for use in value.uses
-        if holder.is_ancestor(use.operation)
+        not _takes_partial(use.operation) for use in value.uses if holder.is_ancestor(use.operation)
     )
+
+
+def _takes_partial(reader: Operation) -> bool:
+    if isinstance(reader, ShardOp):
+        return sharding_of(reader.sharding, reader).is_partial
+    found = result_annotation(reader.results[0]) if reader.results else None
+    return found is not None and sharding_of(found.sharding, found).is_partial
