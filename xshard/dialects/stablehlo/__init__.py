@@ -23,6 +23,8 @@ from xshard.dialects.stablehlo.attributes import (
     ComparisonType,
     ComparisonTypeAttr,
     DotAttr,
+    FftType,
+    FftTypeAttr,
     GatherDimensionNumbersAttr,
     Precision,
     PrecisionAttr,
@@ -114,7 +116,7 @@ from xshard.dialects.stablehlo.elementwise import (
     XorOp,
     is_elementwise,
 )
-from xshard.dialects.stablehlo.fft import FftOp, FftType, FftTypeAttr
+from xshard.dialects.stablehlo.fft import FftOp
 from xshard.dialects.stablehlo.indexing import GatherOp, ScatterOp
 from xshard.dialects.stablehlo.reduction import (
     REDUCTION_KINDS,

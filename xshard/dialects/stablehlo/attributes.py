@@ -55,6 +55,13 @@ class RngAlgorithm(StrEnum):
     PHILOX = "PHILOX"
 
 
+class FftType(StrEnum):
+    FFT = "FFT"
+    IFFT = "IFFT"
+    RFFT = "RFFT"
+    IRFFT = "IRFFT"
+
+
 @irdl_attr_definition
 class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
     """`#stablehlo<comparison_direction GT>`."""
@@ -81,6 +88,13 @@ class RngAlgorithmAttr(EnumAttribute[RngAlgorithm], SpacedOpaqueSyntaxAttribute)
     """`#stablehlo<rng_algorithm DEFAULT>`."""
 
     name = "stablehlo.rng_algorithm"
+
+
+@irdl_attr_definition
+class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<fft_type RFFT>`."""
+
+    name = "stablehlo.fft_type"
 
 
 def _i64_array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:

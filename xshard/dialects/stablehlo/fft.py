@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, ComplexType, DenseArrayBase, TensorType
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -17,8 +14,8 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
-from xdsl.utils.str_enum import StrEnum
 
+from xshard.dialects.stablehlo.attributes import FftType, FftTypeAttr
 from xshard.dialects.stablehlo.checks import element_type, fail, shape
 from xshard.dialects.stablehlo.syntax import (
     int_list,
@@ -30,20 +27,6 @@ from xshard.dialects.stablehlo.syntax import (
     print_functional_type,
     resolve,
 )
-
-
-class FftType(StrEnum):
-    FFT = "FFT"
-    IFFT = "IFFT"
-    RFFT = "RFFT"
-    IRFFT = "IRFFT"
-
-
-@irdl_attr_definition
-class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
-    """`#stablehlo<fft_type RFFT>`."""
-
-    name = "stablehlo.fft_type"
 
 
 @irdl_op_definition
