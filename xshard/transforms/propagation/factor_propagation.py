@@ -307,7 +307,7 @@ class FactorPropagation:
         extents: list[list[int]] = [[] for _ in rule.loops]
         for v, loop_of in _indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
-            size = 0 if self.is_free(v) else prod(max(n, 1) for n in shape)
+            size = 0 if self.is_free(v) else _elements(v)
             for d, loop in enumerate(loop_of):
                 if loop is None:
                     continue
@@ -320,7 +320,7 @@ class FactorPropagation:
             if s is not None and s.is_partial:
                 kinds = [i for i in rule.reduction_loops() if rule.loops[i].kind == s.partial_kind]
                 if kinds:
-                    size = prod(max(n, 1) for n in r.type.get_shape())  # type: ignore[union-attr]
+                    size = _elements(r)
                     candidates[kinds[0]].append((s.partial_axes, size))
         loops = self.assign([self.best(c) for c in candidates], extents)
         unmet = any(loops[i][: len(a)] != a for i, c in enumerate(candidates) for a, _ in c)
@@ -336,7 +336,7 @@ class FactorPropagation:
         rank = _rank(edge.values[0])
         candidates: list[list[tuple[Axes, int]]] = [[] for _ in range(rank)]
         for v in edge.values:
-            size = 0 if self.is_free(v) else prod(max(n, 1) for n in v.type.get_shape())  # type: ignore[union-attr]
+            size = 0 if self.is_free(v) else _elements(v)
             for d, axes in enumerate(self.dims[v]):
                 if free := edge.free(axes):
                     candidates[d].append((free, size))
@@ -389,11 +389,13 @@ class FactorPropagation:
         grid = self.grid
         most = self.devices(tuple(a for axes in first for a in axes))
 
+        @functools.cache
+        def known(value: SSAValue, share: bool) -> Known | None:
+            return self.known(value, op if share else None)  # the same for every option
+
         def cost(loops: list[Axes]) -> float:
             share = self.devices(tuple(a for axes in loops for a in axes)) >= most
-            return assignment_cost(
-                op, rule, grid, loops, lambda v: self.known(v, op if share else None), self.model
-            )
+            return assignment_cost(op, rule, grid, loops, lambda v: known(v, share), self.model)
 
         costs = [cost(o) for o in options]
         return options[costs.index(min(costs))]
@@ -539,11 +541,11 @@ class FactorPropagation:
             return False
         partial = [(v, s) for v, s in zip(op.operands, held, strict=True) if s and s.is_partial]
         behind = [self.settles_behind(v, layouts) for v, _ in partial]
-        waiting = [
-            want
-            for v, want in whole
-            if any(not self.settles_behind(v, layouts) <= other for other in behind)
-        ]
+        waiting = []
+        for v, want in whole:
+            mine = self.settles_behind(v, layouts)
+            if any(not mine <= other for other in behind):
+                waiting.append(want)
         if not waiting:
             return False
         shrunk = self.shrinks(op.results[0], waiting[0].partial_kind) if op.results else None
