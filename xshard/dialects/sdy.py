@@ -28,6 +28,7 @@ with a located error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
@@ -271,6 +272,96 @@ class TensorShardingAttr(ParametrizedAttribute):
 
     def axes_of(self, dim: int) -> list[str]:
         return [a.data for a in self.dim_axes.data[dim]]
+
+
+_FACTOR = re.compile(r"z_\d+|[a-z]")
+"""Shardy names factors `i`, `j`, ... `z`, then `z_1`, `z_2`, ...; a dim of several
+factors runs their names together (`ij`)."""
+
+RULE_SETS = ("reduction", "need_replication", "blocked_propagation", "permutation")
+"""The factor sets an `op_sharding_rule` may list after its sizes, in Shardy's order."""
+
+
+@irdl_attr_definition
+class OpShardingRuleAttr(ParametrizedAttribute):
+    """`<([b, i, j])->([b, k, l], [b]) {b=4, i=8, j=8, k=8, l=8}, custom>`: each operand's
+    and result's dims as factors, the factors' sizes, the factors of each of `RULE_SETS`
+    (`reduction={j}`), and whether the rule came from the op's author (`custom`), as JAX
+    prints it on the custom calls of its linear algebra kernels."""
+
+    name = "sdy.op_sharding_rule"
+
+    operands: ArrayAttr[ArrayAttr[ArrayAttr[StringAttr]]]
+    results: ArrayAttr[ArrayAttr[ArrayAttr[StringAttr]]]
+    sizes: ArrayAttr[ArrayAttr[Attribute]]
+    """(factor name, size) pairs, in the order written."""
+    sets: ArrayAttr[ArrayAttr[StringAttr]]
+    """The factors of each of `RULE_SETS`, in that order."""
+    custom: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def dim() -> ArrayAttr[StringAttr]:
+            name = parser.parse_identifier()
+            factors = _FACTOR.findall(name)
+            if "".join(factors) != name:
+                parser.raise_error(f"'{name}' is not a run of factor names")
+            return ArrayAttr(StringAttr(f) for f in factors)
+
+        def tensor() -> ArrayAttr[ArrayAttr[StringAttr]]:
+            return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dim))
+
+        def tensors() -> ArrayAttr[ArrayAttr[ArrayAttr[StringAttr]]]:
+            return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.PAREN, tensor))
+
+        def size() -> ArrayAttr[Attribute]:
+            name = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            return ArrayAttr((StringAttr(name), IntAttr(parse_bounded_integer(parser, 0, 2**63))))
+
+        with parser.in_angle_brackets():
+            operands = tensors()
+            parser.parse_punctuation("->")
+            results = tensors()
+            sizes: list[ArrayAttr[Attribute]] = []
+            if parser.parse_optional_punctuation("{") is not None:
+                sizes = parser.parse_comma_separated_list(parser.Delimiter.NONE, size)
+                parser.parse_punctuation("}")
+            sets: dict[str, list[StringAttr]] = {}
+            for key in RULE_SETS:
+                if parser.parse_optional_keyword(key) is not None:
+                    parser.parse_punctuation("=")
+                    sets[key] = parser.parse_comma_separated_list(
+                        parser.Delimiter.BRACES, lambda: StringAttr(parser.parse_identifier())
+                    )
+            custom = parser.parse_optional_punctuation(",") is not None
+            if custom:
+                parser.parse_keyword("custom")
+        return (
+            operands,
+            results,
+            ArrayAttr(sizes),
+            ArrayAttr(ArrayAttr(sets.get(key, [])) for key in RULE_SETS),
+            IntAttr(int(custom)),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        def tensors(values: ArrayAttr[ArrayAttr[ArrayAttr[StringAttr]]]) -> str:
+            return ", ".join(
+                "[" + ", ".join("".join(f.data for f in d) for d in t) + "]" for t in values
+            )
+
+        text = f"<({tensors(self.operands)})->({tensors(self.results)})"
+        if self.sizes.data:
+            text += " {" + ", ".join(f"{n.data}={s.data}" for n, s in self.sizes) + "}"  # type: ignore[attr-defined]
+        for key, factors in zip(RULE_SETS, self.sets, strict=True):
+            if factors.data:
+                text += f" {key}={{" + ", ".join(f.data for f in factors) + "}"
+        printer.print_string(text + (", custom>" if self.custom.data else ">"))
+
+    def special(self) -> set[str]:
+        """The factors of any of `RULE_SETS`."""
+        return {f.data for factors in self.sets for f in factors}
 
 
 @irdl_attr_definition
@@ -682,6 +773,6 @@ _REFUSED = [
 SDY = Dialect(
     "sdy",
     [MeshOp, ShardingConstraintOp, ManualComputationOp, ReturnOp, *_REFUSED],
-    [MeshAttr, TensorShardingAttr, TensorShardingPerValueAttr, ManualAxesAttr],
+    [MeshAttr, TensorShardingAttr, TensorShardingPerValueAttr, ManualAxesAttr, OpShardingRuleAttr],
 )
 

@@ -339,3 +339,47 @@ class ScatterDimensionNumbersAttr(_DimensionNumbersAttr):
                                       input_batching_dims, scatter_indices_batching_dims,
                                       scatter_dims_to_operand_dims)),
         )
+
+
+@irdl_attr_definition
+class OutputOperandAliasAttr(ParametrizedAttribute):
+    """`#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0,
+    operand_tuple_indices = []>`: a custom call's result (at that tuple path) reuses an
+    operand's buffer, as JAX's LAPACK kernels write their results in place."""
+
+    name = "stablehlo.output_operand_alias"
+
+    output_tuple_indices: DenseArrayBase
+    operand_index: IntAttr
+    operand_tuple_indices: DenseArrayBase
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def indices(key: str) -> DenseArrayBase:
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            return _i64_array(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parse_signed_integer(parser, 64)
+                )
+            )
+
+        with parser.in_angle_brackets():
+            output = indices("output_tuple_indices")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("operand_index")
+            parser.parse_punctuation("=")
+            operand = parse_signed_integer(parser, 64)
+            parser.parse_punctuation(",")
+            inner = indices("operand_tuple_indices")
+        return (output, IntAttr(operand), inner)
+
+    def print_parameters(self, printer: Printer) -> None:
+        def text(values: DenseArrayBase) -> str:
+            return f"[{', '.join(str(v) for v in values.get_values())}]"
+
+        printer.print_string(
+            f"<output_tuple_indices = {text(self.output_tuple_indices)}, "
+            f"operand_index = {self.operand_index.data}, "
+            f"operand_tuple_indices = {text(self.operand_tuple_indices)}>"
+        )

@@ -193,6 +193,15 @@ func.func @custom_call(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CHECK-NEXT:  stablehlo.custom_call @check.expect_eq(%0, %x) {has_side_effect = true} : (tensor<8x16xf32>, tensor<8x16xf32>) -> ()
 // CHECK-GENERIC: "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", backend_config = ""}> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
 
+// A LAPACK kernel as JAX prints it: in place (output_operand_aliases), with the sharding
+// rule Shardy would use (sdy.op_sharding_rule).
+func.func @lapack_call(%a: tensor<8x6x6xf32>) -> tensor<8x6x6xf32> {
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {backend_config = "", mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>], sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, l, m], [i]) {i=8, j=6, k=6, l=6, m=6}, custom>} : (tensor<8x6x6xf32>) -> (tensor<8x6x6xf32>, tensor<8xi32>)
+  func.return %0#0 : tensor<8x6x6xf32>
+}
+// CHECK-LABEL: func.func @lapack_call
+// CHECK-NEXT:  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {backend_config = "", operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>], mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, l, m], [i]) {i=8, j=6, k=6, l=6, m=6}, custom>} : (tensor<8x6x6xf32>) -> (tensor<8x6x6xf32>, tensor<8xi32>)
+
 func.func @fft(%x: tensor<4x8x16xf32>, %z: tensor<4x8x16xcomplex<f32>>) {
   %0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<4x8x16xf32>) -> tensor<4x8x9xcomplex<f32>>
   %1 = stablehlo.fft %0, type = IRFFT, length = [16] : (tensor<4x8x9xcomplex<f32>>) -> tensor<4x8x16xf32>
