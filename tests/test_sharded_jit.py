@@ -174,15 +174,14 @@ def test_a_call_that_does_not_fit_names_the_argument(call, message):
 
 
 def test_a_program_xshard_cannot_partition_is_a_bridge_error_with_its_location():
-    """A host callback runs on one device (a mesh of one device in the lowered text),
-    which xshard does not partition: refused at the op, with what to do instead."""
+    """A foreign function's custom call says nothing of its dims: refused at the op."""
 
-    def with_callback(x):
-        y = jax.pure_callback(lambda a: a * 2, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+    def with_kernel(x):
+        y = jax.ffi.ffi_call("my_kernel", jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
         return y + 1
 
-    g = xshard.jit(with_callback, in_shardings=ns("data"), out_shardings=ns("data"))
-    with pytest.raises(BridgeError, match=r"<jax:with_callback>:\d+:\d+: error: .*one device"):
+    g = xshard.jit(with_kernel, in_shardings=ns("data"), out_shardings=ns("data"))
+    with pytest.raises(BridgeError, match=r"<jax:with_kernel>:\d+:\d+: error: .*@my_kernel is opaque"):
         g(np.ones((8, 4), np.float32))
 
 

@@ -218,7 +218,7 @@ BAD_INPUTS = {
         "  %b = stablehlo.custom_call @foo(%a1) : (tensor<4xf32>) -> tensor<4xf32>\n"
         "  func.return %b : tensor<4xf32>\n"
         "}\n",
-        ":5:3: error: 'stablehlo.custom_call' has no sharding model",
+        ":5:3: error: 'stablehlo.custom_call' cannot be sharded: @foo is opaque to xshard",
     ),
     "no-results": (
         "shard.grid @g(shape = 2)\n"

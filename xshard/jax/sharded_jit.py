@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line, verify_located
 from xshard.dialects.shard import GridOp
+from xshard.interfaces.models.stablehlo_custom_call import HOST_CALLBACK_PREFIX
 from xshard.jax import compile_cache
 from xshard.jax.call_args import (
     Signature,
@@ -90,12 +91,15 @@ _PER_DEVICE = Primitive("xshard_per_device")
 """Runs xshard's per-device program: its lowering merges that module into JAX's and
 calls its `main`; it is only ever bound inside a `shard_map` over the whole mesh."""
 _PER_DEVICE.multiple_results = True
-_PER_DEVICE.def_abstract_eval(lambda *avals, text, out_avals: out_avals)
+_PER_DEVICE.def_abstract_eval(lambda *avals, text, out_avals, callbacks: out_avals)
 
 
-def _lower_per_device(ctx: Any, *args: Any, text: str, out_avals: Any) -> Any:
+def _lower_per_device(
+    ctx: Any, *args: Any, text: str, out_avals: Any, callbacks: tuple[Any, ...]
+) -> Any:
     module = ir.Module.parse(text, context=ctx.module_context.context)
     _embeddable(module)
+    _register_callbacks(module, callbacks, ctx.module_context)
     main = next(op for op in module.body.operations if op.sym_name.value == "main")
     results = list(ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results)
     name = mlir.merge_mlir_modules(ctx.module_context.module, "xshard_main", module)
@@ -105,14 +109,43 @@ def _lower_per_device(ctx: Any, *args: Any, text: str, out_avals: Any) -> Any:
 mlir.register_lowering(_PER_DEVICE, _lower_per_device)
 
 
+def _register_callbacks(module: ir.Module, callbacks: tuple[Any, ...], context: Any) -> None:
+    """A host callback's custom call names its Python function by its index in the
+    lowering's list of callbacks: JAX's lowering of `fn` made that list, and the module
+    being built now holds its own, so each call is given its function's index there."""
+    if not callbacks:
+        return
+
+    def renumber(op: Any) -> Any:
+        if (
+            op.name == "stablehlo.custom_call"
+            and ir.StringAttr(op.attributes["call_target_name"]).value.startswith(
+                HOST_CALLBACK_PREFIX
+            )
+            and "mhlo.backend_config" in op.attributes
+        ):
+            config = ir.DictAttr(op.attributes["mhlo.backend_config"])
+            if "index" in config:
+                index = len(context.host_callbacks)
+                context.add_host_callback(callbacks[ir.IntegerAttr(config["index"]).value])
+                op.attributes["mhlo.backend_config"] = ir.DictAttr.get(
+                    {"index": ir.IntegerAttr.get(ir.IntegerType.get_unsigned(64), index)}
+                )
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(renumber)
+
+
 def _embeddable(module: ir.Module) -> None:
     """Make the per-device module a callee inside a `shard_map`: JAX supplies the
     manual sharding and the partition count, so xshard's `{manual}` marks, argument
-    and result attributes, and module attributes go."""
+    and result attributes, and module attributes go; `partition_id` keeps its mark,
+    without which XLA's GSPMD partitioner (JAX without Shardy) refuses one that only a
+    side-effecting op reads."""
 
     def strip(op: Any) -> Any:
         for name in ("mhlo.sharding", "arg_attrs", "res_attrs"):
-            if name in op.attributes:
+            if name in op.attributes and op.name != "stablehlo.partition_id":
                 del op.attributes[name]
         return ir.WalkResult.ADVANCE
 
@@ -235,6 +268,9 @@ class Lowered:
     options: dict[str, Any] = field(default_factory=dict)
     """The pipeline's options the program was made with: `xshard.jit`'s, but for a
     `memory_limit` that `_fit_memory` lowered to hold XLA's buffers to the one asked."""
+    host_callbacks: tuple[Any, ...] = ()
+    """The Python functions of `fn`'s host callbacks, by the index its custom calls
+    name them by (JAX's lowering made them; they are not in the cache)."""
     compiled: Compiled | None = field(default=None, repr=False)
     """The compile `lower` already made (to measure a plan's memory), which `compile`
     returns."""
@@ -290,7 +326,11 @@ class Lowered:
         text = self.entry.text
 
         def body(*xs: Any) -> Any:
-            return tuple(_PER_DEVICE.bind(*xs, text=text, out_avals=out_avals))
+            return tuple(
+                _PER_DEVICE.bind(
+                    *xs, text=text, out_avals=out_avals, callbacks=self.host_callbacks
+                )
+            )
 
         mapped = jax.shard_map(
             body,
@@ -439,6 +479,8 @@ class Function:
         )
 
         text = lowered.as_text()
+        compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", {})
+        host_callbacks = tuple(compile_args.get("host_callbacks", ()))
 
         def lowered_with(options: dict[str, Any]) -> Lowered:
             key, entry = self._partition(text, mesh, options)
@@ -455,6 +497,7 @@ class Function:
                 [a.donated for a in jax.tree.leaves(lowered.args_info)],
                 self.jit_options.get("compiler_options"),
                 options,
+                host_callbacks,
             )
 
         limit = self.options.get("memory_limit")

@@ -48,6 +48,7 @@ _PASSES: dict[str, tuple[str, str]] = {
         "ConvertShardCollectivesToStablehloPass",
     ),
     "finalize-partition-mode": ("export.finalize_partition_mode", "FinalizePartitionModePass"),
+    "guard-host-callbacks": ("export.guard_host_callbacks", "GuardHostCallbacksPass"),
     "stablehlo-combine-collectives": (
         "export.combine_stablehlo_collectives",
         "CombineStablehloCollectivesPass",

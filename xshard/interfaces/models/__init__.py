@@ -14,6 +14,7 @@ from xshard.interfaces.models import (  # noqa: F401  (each module registers its
     stablehlo_collectives,
     stablehlo_control_flow,
     stablehlo_convolution,
+    stablehlo_custom_call,
     stablehlo_fft,
     stablehlo_indexing,
     stablehlo_pad_reverse,

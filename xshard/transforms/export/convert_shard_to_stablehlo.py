@@ -3,13 +3,15 @@ XLA compiles in partition mode, one partition per device of the grid.
 
 The export phase as a pipeline of its passes, in order:
 
-1. `convert-shard-queries-to-stablehlo`: process queries and the scalar arith on
+1. `guard-host-callbacks`: a side-effecting host callback of the global program runs
+   on partition 0 alone, and its results are broadcast;
+2. `convert-shard-queries-to-stablehlo`: process queries and the scalar arith on
    them to `partition_id` arithmetic;
-2. `convert-broadcast-to-all-reduce` (`target=cpu` only): broadcasts and scatters
+3. `convert-broadcast-to-all-reduce` (`target=cpu` only): broadcasts and scatters
    as masked all_reduces, since XLA:CPU has no `collective_broadcast`;
-3. `convert-shard-collectives-to-stablehlo`: every other collective (on `gpu`,
+4. `convert-shard-collectives-to-stablehlo`: every other collective (on `gpu`,
    broadcasts as `collective_broadcast`);
-4. `finalize-partition-mode`: grids and shardings gone, partition counts and
+5. `finalize-partition-mode`: grids and shardings gone, partition counts and
    `{manual}` on the entry function.
 
 The input must be partitioned: a `shard.shard` left is an error, as is any op without
@@ -36,6 +38,7 @@ from xshard.transforms.export.convert_shard_queries_to_stablehlo import (
     ConvertShardQueriesToStablehloPass,
 )
 from xshard.transforms.export.finalize_partition_mode import FinalizePartitionModePass
+from xshard.transforms.export.guard_host_callbacks import GuardHostCallbacksPass
 from xshard.transforms.export.lowering import partition_count
 
 Target = Literal["cpu", "gpu"]
@@ -55,6 +58,7 @@ class ConvertShardToStablehloPass(ModulePass):
     def passes(self) -> tuple[ModulePass, ...]:
         cpu = (ConvertBroadcastToAllReducePass(),) if self.target == "cpu" else ()
         return (
+            GuardHostCallbacksPass(),
             ConvertShardQueriesToStablehloPass(),
             *cpu,
             ConvertShardCollectivesToStablehloPass(),

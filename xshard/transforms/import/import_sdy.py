@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     TensorType,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -51,6 +52,7 @@ from xshard.dialects import sdy
 from xshard.dialects import stablehlo as hlo
 from xshard.dialects.shard import GridOp
 from xshard.interfaces.annotations import annotation, set_open_dims
+from xshard.interfaces.models.stablehlo_custom_call import ON_ONE_DEVICE, is_host_callback
 from xshard.sharding.gspmd import (
     Factor,
     GspmdError,
@@ -96,9 +98,8 @@ class _Meshes:
             raise DiagnosticError(
                 where,
                 f"the sharding names @{mesh}, a mesh of one device: the value lives on one "
-                "device only (a host callback: jax.debug.callback, jax.pure_callback, the "
-                "error checks of equinox and diffrax), which xshard does not partition; "
-                "equinox and diffrax skip the check with throw=False or EQX_ON_ERROR=nan",
+                "device only, which xshard does not partition (of ops so placed it runs "
+                "JAX's host callbacks, on one device)",
             )
         if mesh not in self.axes:
             raise DiagnosticError(where, f"the sharding names mesh @{mesh}, which is undeclared")
@@ -288,10 +289,27 @@ class _Import:
                 )
             elif isinstance(op, sdy.ManualComputationOp):
                 self.name_axes(op)
+            elif is_host_callback(op):
+                self.place_callback(op)
             elif isinstance(
                 per := op.attributes.get(SDY_SHARDING), sdy.TensorShardingPerValueAttr
             ):
                 self.annotate_results(op, per)
+
+    def place_callback(self, op: Operation) -> None:
+        """JAX runs a host callback of the global program on one device (a mesh of one
+        device; `{maximal device=0}` in GSPMD form): its operands are gathered there,
+        which the callback's sharding model asks of every device, and
+        `guard-host-callbacks` keeps a side-effecting one to that device. One inside a
+        shard_map (the placeholder mesh, `{manual}`) runs on every device."""
+        per = op.attributes.pop(SDY_SHARDING, None)
+        text = op.attributes.pop(GSPMD_SHARDING, None)
+        on_one = isinstance(per, sdy.TensorShardingPerValueAttr) and any(
+            isinstance(a.mesh, SymbolRefAttr) and a.mesh.root_reference.data in self.meshes.maximal
+            for a in per.shardings
+        )
+        if on_one or (isinstance(text, StringAttr) and text.data.startswith("{maximal")):
+            op.attributes[ON_ONE_DEVICE] = UnitAttr()
 
     def name_axes(self, op: sdy.ManualComputationOp) -> None:
         """A manual computation stays (shard-partition inlines its body); its shardings

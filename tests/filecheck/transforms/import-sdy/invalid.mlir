@@ -61,15 +61,15 @@ module attributes {mhlo.num_partitions = 4 : i32} {
 
 // -----
 
-// A host callback (here as jax.pure_callback lowers it) runs on one device: its results
-// are laid out on a mesh of one device, which has no shard form.
+// A value placed on one device (a mesh of one device) has no shard form; JAX's host
+// callbacks are the only ops xshard runs so (callbacks.mlir).
 sdy.mesh @mesh = <["x"=2]>
 sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
 func.func @main(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {
-  %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%a) {backend_config = "", sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = stablehlo.add %a, %a {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-// CHECK: invalid.mlir:69:3: error: the sharding names @maximal_mesh_0, a mesh of one device: the value lives on one device only (a host callback: jax.debug.callback, jax.pure_callback, the error checks of equinox and diffrax), which xshard does not partition; equinox and diffrax skip the check with throw=False or EQX_ON_ERROR=nan
+// CHECK: invalid.mlir:69:3: error: the sharding names @maximal_mesh_0, a mesh of one device: the value lives on one device only, which xshard does not partition (of ops so placed it runs JAX's host callbacks, on one device)
 
 // -----
 

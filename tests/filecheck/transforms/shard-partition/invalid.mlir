@@ -55,7 +55,7 @@ func.func @no_model(%x: tensor<8xf32>) -> tensor<8xf32> {
   %3 = shard.shard %2 to %s : tensor<8xf32>
   func.return %3 : tensor<8xf32>
 }
-// CHECK: invalid.mlir:54:3: error: 'stablehlo.custom_call' has no sharding model, so it cannot be partitioned
+// CHECK: invalid.mlir:54:3: error: 'stablehlo.custom_call' cannot be partitioned: @foo is opaque to xshard (of custom calls it models JAX's host callbacks and linear algebra kernels only), so nothing says which dims it may split
 
 // -----
 

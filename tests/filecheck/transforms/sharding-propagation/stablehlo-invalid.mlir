@@ -15,7 +15,7 @@ func.func @custom_call(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %0 = stablehlo.custom_call @foo(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
   func.return %0 : tensor<8x16xf32>
 }
-// CHECK: stablehlo-invalid.mlir:15:3: error: 'stablehlo.custom_call' has no sharding model, so it cannot be sharded
+// CHECK: stablehlo-invalid.mlir:15:3: error: 'stablehlo.custom_call' cannot be sharded: @foo is opaque to xshard (of custom calls it models JAX's host callbacks and linear algebra kernels only), so nothing says which dims it may split
 
 // -----
 

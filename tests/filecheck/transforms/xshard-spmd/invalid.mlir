@@ -12,5 +12,5 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   func.return %y : tensor<4x8xf32>
 }
 
-// CHECK: invalid.mlir:11:3: error: 'stablehlo.custom_call' has no sharding model, so it cannot be sharded
+// CHECK: invalid.mlir:11:3: error: 'stablehlo.custom_call' cannot be sharded: @opaque is opaque to xshard
 // OPTION: xshard-opt: error: bad pass pipeline 'xshard-spmd{target=tpu}'
