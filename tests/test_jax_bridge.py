@@ -140,6 +140,25 @@ def test_unknown_platform_is_an_error():
         pick_devices(1, platform="tpu")
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        "stablehlo.custom_call @xla_ffi_python_cpu_callback(%a)",
+        '"stablehlo.custom_call"(%a) <{call_target_name = "xla_ffi_python_cpu_callback"}>',
+    ],
+)
+def test_a_host_callback_is_refused_before_xla(call):
+    """Its index names a Python function of the process that lowered it: XLA would call
+    through a dangling pointer."""
+    text = (
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        f"  %b = {call} {{mhlo.backend_config = {{index = 0 : ui64}}}} : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  func.return %b : tensor<4xf32>\n}\n"
+    )
+    with pytest.raises(BridgeError, match="@xla_ffi_python_cpu_callback, a host callback"):
+        run_global(text, [np.ones(4, np.float32)])
+
+
 def test_xla_compile_errors_carry_xlas_message():
     text = PARTITION_PLUS_X.replace("stablehlo.add", "stablehlo.bogus_add")
     with pytest.raises(BridgeError, match=r"XLA rejected the module: .*'stablehlo.bogus_add'"):

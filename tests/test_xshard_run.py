@@ -220,6 +220,17 @@ BAD_INPUTS = {
         "}\n",
         ":5:3: error: 'stablehlo.custom_call' cannot be sharded: @foo is opaque to xshard",
     ),
+    "host-callback": (
+        "shard.grid @g(shape = 2)\n"
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding\n"
+        "  %a1 = shard.shard %a to %s : tensor<4xf32>\n"
+        "  %b = stablehlo.custom_call @xla_ffi_python_cpu_callback(%a1) "
+        "{mhlo.backend_config = {index = 0 : ui64}} : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  func.return %b : tensor<4xf32>\n"
+        "}\n",
+        ":5:3: error: a host callback calls a Python function of the process that lowered",
+    ),
     "no-results": (
         "shard.grid @g(shape = 2)\n"
         "func.func @main(%a: tensor<4xf32>) {\n"

@@ -38,6 +38,7 @@ from xshard.context import xshard_context
 from xshard.diagnostics import DiagnosticError, verify_located
 from xshard.dialects import sdy
 from xshard.dialects.shard import GridOp, ShardingOp, ShardOp
+from xshard.interfaces.models.stablehlo_custom_call import is_host_callback
 from xshard.sharding.arrays import element_dtype, random_inputs, static_tensor
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
@@ -237,7 +238,9 @@ def run_module(
 
 def _check_global(module: ModuleOp) -> None:
     """A shard_map body is per-device code: the program has no one-device form to compare
-    with, so it is refused rather than compared with something else."""
+    with, so it is refused rather than compared with something else. A host callback
+    names a Python function by its index in the lowering process's list, which XLA
+    would call through a dangling pointer: refused rather than run."""
     for op in module.walk():
         if isinstance(op, sdy.ManualComputationOp):
             raise DiagnosticError(
@@ -245,6 +248,13 @@ def _check_global(module: ModuleOp) -> None:
                 f"'{op.name}' (a shard_map body) is per-device code, so the program has no "
                 "one-device reference to compare with; run it with xshard.jit, which is "
                 "compared with jax.jit, or xshard-opt -p xshard-spmd",
+            )
+        if is_host_callback(op):
+            raise DiagnosticError(
+                op,
+                "a host callback calls a Python function of the process that lowered the "
+                "program, which a run from text cannot call; run the function with "
+                "xshard.jit, or partition it with xshard-opt -p xshard-spmd",
             )
 
 

@@ -21,11 +21,16 @@ from jax.extend.backend import get_backend, get_compile_options
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from xdsl.dialects.builtin import ModuleOp
 
+from xshard.interfaces.models.stablehlo_custom_call import HOST_CALLBACK_PREFIX
 from xshard.jax.devices import check_device_order, pick_devices
 from xshard.jax.errors import BridgeError
 from xshard.jax.importer import module_text
 
 _DECLARED_PARTITIONS = re.compile(r"mhlo\.num_partitions\s*=\s*(\d+)")
+_HOST_CALLBACK = re.compile(
+    r'(?:custom_call\s*@|call_target_name\s*=\s*")(' + HOST_CALLBACK_PREFIX + r"\w*)"
+)
+"""A host callback's call, pretty or generic."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,11 @@ def _as_text(module_or_text: ModuleOp | str) -> str:
 
 
 def _compile(text: str, devices: tuple[jax.Device, ...]) -> SpmdExecutable:
+    if found := _HOST_CALLBACK.search(text):
+        raise BridgeError(
+            f"the module calls @{found.group(1)}, a host callback: its Python function "
+            "lives in the process that lowered the program, which only xshard.jit calls"
+        )
     options = get_compile_options(
         num_replicas=1,
         num_partitions=len(devices),
