@@ -35,6 +35,7 @@ _PASSES: dict[str, tuple[str, str]] = {
         "export.convert_shard_to_stablehlo",
         "ConvertShardToStablehloPass",
     ),
+    "guard-host-callbacks": ("export.guard_host_callbacks", "GuardHostCallbacksPass"),
     "convert-shard-queries-to-stablehlo": (
         "export.convert_shard_queries_to_stablehlo",
         "ConvertShardQueriesToStablehloPass",
@@ -48,7 +49,6 @@ _PASSES: dict[str, tuple[str, str]] = {
         "ConvertShardCollectivesToStablehloPass",
     ),
     "finalize-partition-mode": ("export.finalize_partition_mode", "FinalizePartitionModePass"),
-    "guard-host-callbacks": ("export.guard_host_callbacks", "GuardHostCallbacksPass"),
     "stablehlo-combine-collectives": (
         "export.combine_stablehlo_collectives",
         "CombineStablehloCollectivesPass",

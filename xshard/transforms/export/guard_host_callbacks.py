@@ -62,7 +62,7 @@ def _guard(op: hlo.CustomCallOp, count: int) -> None:
 
 @dataclass(frozen=True)
 class GuardHostCallbacksPass(ModulePass):
-    """Side-effecting host callbacks of the global program on partition 0 only."""
+    """Run side-effecting host callbacks once."""
 
     name = "guard-host-callbacks"
 
