@@ -671,6 +671,34 @@ def diffrax_ode_solve(mesh: Mesh) -> JaxProgram:
     )
 
 
+def gaussian_process_grad(mesh: Mesh) -> JaxProgram:
+    """A Gaussian process's negative log marginal likelihood and its gradient in the
+    kernel's length scales and variance, by `jnp.linalg.cholesky` and `cho_solve`
+    (LAPACK custom calls), the training points split on `data`: the kernel matrix is
+    one matrix, factored whole on each device."""
+    n, d = 16, 4
+    rng = np.random.default_rng(23)
+
+    def nll(p, x, y):
+        diff = (x[:, None, :] - x[None, :, :]) / p["scale"]
+        k = p["sig"] ** 2 * jnp.exp(-0.5 * jnp.sum(diff**2, -1)) + 0.1 * jnp.eye(n)
+        chol = jnp.linalg.cholesky(k)
+        alpha = jax.scipy.linalg.cho_solve((chol, True), y)
+        return 0.5 * y @ alpha + jnp.sum(jnp.log(jnp.diag(chol)))
+
+    p = {"scale": np.ones(d, np.float32), "sig": np.float32(1.0)}
+    x = rng.standard_normal((n, d)).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    ns = _named(mesh)
+    return JaxProgram(
+        "gaussian_process_grad",
+        jax.value_and_grad(nll),
+        (p, x, y),
+        ({"scale": ns(), "sig": ns()}, ns("data"), ns("data")),
+        None,
+    )
+
+
 def vocab_parallel_embedding_grad(mesh: Mesh) -> JaxProgram:
     """Loss and gradient of a tied embedding (lookup, then logits against the same
     table) whose table is split by vocabulary rows on `model`; tokens on `data`."""
@@ -788,6 +816,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "shard_map_ring_allgather": shard_map_ring_allgather,
     "shard_map_partial_manual": shard_map_partial_manual,
     "diffrax_ode_solve": diffrax_ode_solve,
+    "gaussian_process_grad": gaussian_process_grad,
     "vocab_parallel_embedding_grad": vocab_parallel_embedding_grad,
     "sequence_parallel_attention": sequence_parallel_attention,
     "gpt_vocab_parallel_train_step": gpt_vocab_parallel_train_step,
