@@ -19,6 +19,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import xshard
+from xshard.jax import BridgeError
 from xshard.testing.jax_programs import mesh_2x4
 
 MESH = mesh_2x4()
@@ -206,3 +207,15 @@ def test_a_gaussian_process_gradient_through_cholesky_matches_jax_jit():
     want, got = _both(grad, p, x, y, shardings=shardings)
     for w, g in zip(jax.tree.leaves(want), jax.tree.leaves(got), strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+def test_inspect_array_sharding_is_refused_at_its_call():
+    """Its custom call asks GSPMD for the sharding it chose; xshard says it cannot
+    answer, where the call is."""
+
+    def f(x):
+        jax.debug.inspect_array_sharding(x, callback=print)
+        return x * 2
+
+    with pytest.raises(BridgeError, match=r"<jax:f>:\d+:\d+: .*@InspectSharding is opaque"):
+        xshard.jit(f, in_shardings=ROWS)(jnp.ones((8, 4)))

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
     BoolAttr,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FlatSymbolRefAttr,
@@ -274,7 +275,9 @@ class CustomCallOp(IRDLOperation):
     inputs = var_operand_def()
     call_target_name = prop_def(StringAttr)
     has_side_effect = opt_prop_def(BoolAttr)
-    backend_config = opt_prop_def(StringAttr | DictionaryAttr)
+    backend_config = opt_prop_def(StringAttr | BytesAttr | DictionaryAttr)
+    """A string; bytes that are not UTF-8 (JAX's `@InspectSharding` passes a pointer); or,
+    for version 4 calls, a dictionary."""
     api_version = opt_prop_def(IntegerAttr[I32])
     called_computations = opt_prop_def(ArrayAttr[FlatSymbolRefAttr])
     operand_layouts = opt_prop_def(ArrayAttr)

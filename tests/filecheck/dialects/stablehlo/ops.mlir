@@ -193,6 +193,14 @@ func.func @custom_call(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CHECK-NEXT:  stablehlo.custom_call @check.expect_eq(%0, %x) {has_side_effect = true} : (tensor<8x16xf32>, tensor<8x16xf32>) -> ()
 // CHECK-GENERIC: "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", backend_config = ""}> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
 
+// jax.debug.inspect_array_sharding's call: a backend_config of bytes that are not UTF-8.
+func.func @bytes_config(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @InspectSharding(%x) {backend_config = "\10\05j\E4\E9\7F\00\00", has_side_effect = true} : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @bytes_config
+// CHECK-NEXT:  %0 = stablehlo.custom_call @InspectSharding(%x) {backend_config = "\10\05j\E4\E9\7F\00\00", has_side_effect = true} : (tensor<8xf32>) -> tensor<8xf32>
+
 // A LAPACK kernel as JAX prints it: in place (output_operand_aliases), with the sharding
 // rule Shardy would use (sdy.op_sharding_rule).
 func.func @lapack_call(%a: tensor<8x6x6xf32>) -> tensor<8x6x6xf32> {
