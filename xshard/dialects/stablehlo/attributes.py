@@ -23,6 +23,7 @@ from xshard.dialects.parsing import (
     dim_fields_text,
     parse_dim_fields,
     parse_signed_integer,
+    parse_signed_integer_list,
 )
 
 
@@ -240,9 +241,7 @@ class _DimensionNumbersAttr(ParametrizedAttribute):
             if key == "index_vector_dim":
                 index_vector_dim = parse_signed_integer(parser, 64)
             else:
-                lists[key] = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parse_signed_integer(parser, 64)
-                )
+                lists[key] = parse_signed_integer_list(parser, 64)
 
         parser.parse_punctuation("<")
         if parser.parse_optional_punctuation(">") is None:
@@ -358,11 +357,7 @@ class OutputOperandAliasAttr(ParametrizedAttribute):
         def indices(key: str) -> DenseArrayBase:
             parser.parse_keyword(key)
             parser.parse_punctuation("=")
-            return _i64_array(
-                parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parse_signed_integer(parser, 64)
-                )
-            )
+            return _i64_array(parse_signed_integer_list(parser, 64))
 
         with parser.in_angle_brackets():
             output = indices("output_tuple_indices")
