@@ -21,6 +21,7 @@ from jax.sharding import PartitionSpec as P
 import xshard
 from xshard.jax import BridgeError
 from xshard.testing.jax_programs import mesh_2x4
+from xshard.testing.region_programs import gaussian_process_grad
 
 MESH = mesh_2x4()
 ROWS = NamedSharding(MESH, P("data", "model"))
@@ -186,25 +187,8 @@ def test_batched_linear_algebra_keeps_its_batch_split():
 def test_a_gaussian_process_gradient_through_cholesky_matches_jax_jit():
     """The kernel matrix of batch-split points is one matrix: gathered for the
     factorization, and the gradient of its hyperparameters summed."""
-
-    def nll(p, x, y):
-        d = (x[:, None, :] - x[None, :, :]) / p["scale"]
-        k = p["sig"] ** 2 * jnp.exp(-0.5 * jnp.sum(d**2, -1)) + 0.1 * jnp.eye(x.shape[0])
-        chol = jnp.linalg.cholesky(k)
-        alpha = jax.scipy.linalg.cho_solve((chol, True), y)
-        return 0.5 * y @ alpha + jnp.sum(jnp.log(jnp.diag(chol)))
-
-    grad = jax.value_and_grad(nll)
-    rng = np.random.default_rng(1)
-    p = {"scale": np.ones(4, np.float32), "sig": np.float32(1.0)}
-    x = rng.standard_normal((16, 4)).astype(np.float32)
-    y = rng.standard_normal(16).astype(np.float32)
-    shardings = (
-        jax.tree.map(lambda _: NamedSharding(MESH, P()), p),
-        NamedSharding(MESH, P("data")),
-        NamedSharding(MESH, P("data")),
-    )
-    want, got = _both(grad, p, x, y, shardings=shardings)
+    program = gaussian_process_grad(MESH)
+    want, got = _both(program.fn, *program.args, shardings=program.in_shardings)
     for w, g in zip(jax.tree.leaves(want), jax.tree.leaves(got), strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
 
