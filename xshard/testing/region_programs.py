@@ -395,6 +395,28 @@ def fourier_layer_grad(mesh: Mesh) -> JaxProgram:
     )
 
 
+def fft_convolution_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of a long convolution computed by FFT (as Hyena and S4 compute
+    theirs): each channel's kernel as long as the sequence, both zero-padded to twice
+    its length, multiplied in frequency and cut back; batch on `data`, the kernels'
+    channels on `model`. The kernels' gradient is a complex product summed over the
+    batch: a partial complex value, which `shard-partition` once failed to mask (its
+    identity, a complex zero, is a pair)."""
+    rng = np.random.default_rng(29)
+    n = 2 * S
+    k = _weights(rng, n, D)
+
+    def loss(k, x):
+        spectrum = jnp.fft.rfft(x, n=2 * n, axis=1) * jnp.fft.rfft(k, n=2 * n, axis=0)
+        y = jnp.fft.irfft(spectrum, n=2 * n, axis=1)[:, :n]
+        return jnp.mean(y**2)
+
+    x = rng.standard_normal((B, n, D)).astype(np.float32)
+    ns = _named(mesh)
+    k_spec = ns(None, "model")
+    return JaxProgram("fft_convolution_grad", jax.grad(loss), (k, x), (k_spec, ns("data")), k_spec)
+
+
 def multisteps_lion_train_step(mesh: Mesh) -> JaxProgram:
     """`optax.MultiSteps` over `optax.lion`: gradients averaged over 2 calls in the
     optimizer state, the update applied on every second one (a `lax.cond`, whose
@@ -810,6 +832,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "rbg_dropout_grad": rbg_dropout_grad,
     "complex_rope_attention_grad": complex_rope_attention_grad,
     "fourier_layer_grad": fourier_layer_grad,
+    "fft_convolution_grad": fft_convolution_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "microbatch_column_parallel_grad": microbatch_column_parallel_grad,
     "batchnorm_conv_train_step": batchnorm_conv_train_step,

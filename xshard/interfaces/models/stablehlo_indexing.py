@@ -42,7 +42,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     TensorType,
@@ -66,6 +65,7 @@ from xshard.interfaces.sharding_interface import (
 )
 from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 GATHERED = PartialRule(PartialFlow.PASS_THROUGH, KINDS_ALL, operands=(0,))
 """gather(Σa) = Σ gather(a) (and alike for max, min): a gather only selects elements of
@@ -371,8 +371,7 @@ def _zero_unless(
         inside = ctx.insert(hlo.ReshapeOp(inside, TensorType(i1, batch))).results[0]
     positions = [d for d in range(t.get_num_dims()) if d not in offset_dims]
     mask = ctx.insert(hlo.BroadcastInDimOp(inside, positions, TensorType(i1, t.get_shape())))
-    zero = 0.0 if isinstance(t.element_type, AnyFloat) else 0
-    zeros = ctx.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [zero])))
+    zeros = ctx.insert(hlo.ConstantOp(splat_attr(t, 0)))
     return ctx.insert(hlo.SelectOp(mask.results[0], value, zeros.results[0])).results[0]
 
 

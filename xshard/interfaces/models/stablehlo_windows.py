@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
@@ -38,6 +38,7 @@ from xshard.interfaces.sharding_interface import (
 from xshard.interfaces.sharding_model import register_model
 from xshard.sharding.reduction import ReductionKind
 from xshard.sharding.sharding import Sharding
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 Halo = tuple[int, int]
 
@@ -90,7 +91,7 @@ def with_halos(
                 f"{t.get_shape()[d]} cells of each block: use fewer shards",
             )
     if pad_value is None:
-        zero = DenseIntOrFPElementsAttr.from_list(TensorType(t.element_type, []), [0])
+        zero = splat_attr(TensorType(t.element_type, []), 0)
         pad_value = ctx.insert(hlo.ConstantOp(zero)).results[0]
     rank = t.get_num_dims()
     low = [wanted.get(d, (0, 0))[0] for d in range(rank)]

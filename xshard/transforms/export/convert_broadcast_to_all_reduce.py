@@ -59,6 +59,7 @@ from xshard.transforms.export.lowering import (
     replace,
     static_tensor,
 )
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 
 def masked_all_reduce(
@@ -71,7 +72,7 @@ def masked_all_reduce(
     """`value` where `is_source`, zeros elsewhere, summed over `replica_groups`."""
     element = value_type.element_type
     is_bool = isinstance(element, IntegerType) and element.width.data == 1
-    zeros = emit(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(value_type, [0])))
+    zeros = emit(hlo.ConstantOp(splat_attr(value_type, 0)))
     masked = emit(hlo.SelectOp(is_source, value, zeros))
     body = hlo.OrOp if is_bool else hlo.AddOp
     return emit(hlo.AllReduceOp(masked, replica_groups=replica_groups, body_op_class=body))

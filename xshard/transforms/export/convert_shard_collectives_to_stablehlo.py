@@ -67,6 +67,7 @@ from xshard.transforms.export.lowering import (
     replace,
     static_tensor,
 )
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 _COMBINERS: dict[ReductionKind, type[hlo.BinaryElementwiseOp]] = {
     ReductionKind.SUM: hlo.AddOp,
@@ -324,7 +325,7 @@ class _Shift(RewritePattern):
                 continue  # off the grid; devices left without a source get zeros
             pairs.append((device, device + (target - coord) * stride))
         if not pairs:
-            zeros = DenseIntOrFPElementsAttr.from_list(op.result.type, [0])  # type: ignore[arg-type]
+            zeros = splat_attr(op.result.type, 0)  # type: ignore[arg-type]
             replace(rewriter, op, [emit(hlo.ConstantOp(zeros))])
             return
         replace(rewriter, op, [emit(hlo.CollectivePermuteOp(op.input, source_target_pairs=pairs))])

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
+from xdsl.dialects.builtin import ModuleOp, TensorType, i32
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -28,6 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xshard.dialects import stablehlo as hlo
 from xshard.interfaces.models.stablehlo_custom_call import ON_ONE_DEVICE, is_host_callback
 from xshard.transforms.export.lowering import linear_index, partition_count, static_tensor
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 
 def _guard(op: hlo.CustomCallOp, count: int) -> None:
@@ -45,7 +46,7 @@ def _guard(op: hlo.CustomCallOp, count: int) -> None:
     call.add_op(hlo.ReturnOp(call.last_op.results))  # type: ignore[union-attr]
     zeros = Block()
     for t in tensors:
-        zeros.add_op(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0])))
+        zeros.add_op(hlo.ConstantOp(splat_attr(t, 0)))
     zeros.add_op(hlo.ReturnOp([z.results[0] for z in zeros.ops]))
     case = hlo.CaseOp.build(
         operands=[index], result_types=[tensors], regions=[[Region(call), Region(zeros)]]

@@ -11,7 +11,7 @@ between its block and the reduction's identity by its place in the group.
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, TensorType, i1
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
 from xshard.diagnostics import DiagnosticError
@@ -32,7 +32,7 @@ from xshard.sharding.resharding import (
 )
 from xshard.sharding.sharding import Sharding, ShardingError
 from xshard.sharding.tensor_bytes import element_bytes
-from xshard.xdsl_compat.dense_splat import splat_element
+from xshard.xdsl_compat.dense_splat import splat_attr, splat_element
 
 
 def emit_reshard(
@@ -102,8 +102,7 @@ def _emit_make_partial(
         mask = builder.insert(
             hlo.BroadcastInDimOp(mask, [], TensorType(i1, t.get_shape()))
         ).results[0]
-    fill = float(identity) if isinstance(t.element_type, AnyFloat) else int(identity)
-    other = builder.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [fill])))
+    other = builder.insert(hlo.ConstantOp(splat_attr(t, identity)))
     return builder.insert(hlo.SelectOp(mask, value, other)).results[0]
 
 
@@ -129,9 +128,7 @@ def _emit_halo(builder: Builder, value: SSAValue, step: UpdateHalo, grid: str) -
     low, high = [0] * rank, [0] * rank
     for d, (dlo, dhi) in zip(step.split_dims, step.dst_pairs, strict=True):
         low[d], high[d] = dlo, dhi
-    zero = builder.insert(
-        hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(t.element_type, []), [0]))
-    )
+    zero = builder.insert(hlo.ConstantOp(splat_attr(TensorType(t.element_type, []), 0)))
     padded = builder.insert(hlo.PadOp(value, zero.results[0], low, high)).results[0]
     return builder.insert(
         shard.UpdateHaloOp(padded, grid, step.split_axes, step.dst_halo_sizes)

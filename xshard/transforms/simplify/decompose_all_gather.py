@@ -35,7 +35,7 @@ from math import prod
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -48,6 +48,7 @@ from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.analysis.table import comment_table, write_report
 from xshard.transforms.export.convert_shard_to_stablehlo import Target
 from xshard.transforms.export.device_index import PartitionIndex, constant, group_index
+from xshard.xdsl_compat.dense_splat import splat_attr
 
 Strategy = Literal["broadcast", "ring", "auto"]
 Overlap = Literal["none", "broadcast", "ring", "auto"]
@@ -200,7 +201,7 @@ def _ring_steps(m: _Match) -> SSAValue:
     linear = PartitionIndex(m.dot.parent_block()).linear()  # type: ignore[arg-type]
     position = group_index(b.emit, linear, m.grid_shape, m.axes)
     zero, size, rows = (constant(b.emit, v) for v in (0, n, m.chunk))
-    acc = b.emit(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(result_type, [0])))
+    acc = b.emit(hlo.ConstantOp(splat_attr(result_type, 0)))
     held = g.input
     for step in range(n):
         passed = ShiftOp(held, g.grid, m.axes, axis, 1, rotate=True) if step + 1 < n else None
