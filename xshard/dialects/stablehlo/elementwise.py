@@ -180,6 +180,22 @@ class NotOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
+class PopulationCountOp(UnaryElementwiseOp):
+    """The number of set bits of each integer. https://openxla.org/stablehlo/spec#popcnt"""
+
+    name = "stablehlo.popcnt"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
+
+
+@irdl_op_definition
+class CountLeadingZerosOp(UnaryElementwiseOp):
+    """https://openxla.org/stablehlo/spec#count_leading_zeros"""
+
+    name = "stablehlo.count_leading_zeros"
+    ELEMENT_KINDS: ClassVar[tuple[str, ...]] = ("integer",)
+
+
+@irdl_op_definition
 class ExponentialOp(UnaryElementwiseOp):
     """https://openxla.org/stablehlo/spec#exponential"""
 

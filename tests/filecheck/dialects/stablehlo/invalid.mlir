@@ -26,6 +26,14 @@ func.func @f(%a: tensor<4xf32>) {
 // -----
 
 func.func @f(%a: tensor<4xf32>) {
+  %0 = stablehlo.popcnt %a : tensor<4xf32>
+  func.return
+}
+// CHECK: 'stablehlo.popcnt' op operand element type must be integer, got f32
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) {
   %0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<8xi32>
   func.return
 }

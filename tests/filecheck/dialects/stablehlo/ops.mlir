@@ -43,6 +43,8 @@ func.func @unary(%x: tensor<4xf32>, %b: tensor<4xi1>, %n: tensor<4xi32>) {
   %16 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xbf16>
   %17 = stablehlo.convert %x : tensor<4xf32>
   %18 = stablehlo.abs %n {mhlo.sharding = "{replicated}"} : tensor<4xi32>
+  %19 = stablehlo.popcnt %n : tensor<4xi32>
+  %20 = stablehlo.count_leading_zeros %n : tensor<4xi32>
   func.return
 }
 // CHECK-LABEL: func.func @unary
@@ -65,6 +67,8 @@ func.func @unary(%x: tensor<4xf32>, %b: tensor<4xi1>, %n: tensor<4xi32>) {
 // CHECK-NEXT:  %16 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xbf16>
 // CHECK-NEXT:  %17 = stablehlo.convert %x : tensor<4xf32>
 // CHECK-NEXT:  %18 = stablehlo.abs %n {mhlo.sharding = "{replicated}"} : tensor<4xi32>
+// CHECK-NEXT:  %19 = stablehlo.popcnt %n : tensor<4xi32>
+// CHECK-NEXT:  %20 = stablehlo.count_leading_zeros %n : tensor<4xi32>
 // CHECK-GENERIC: "stablehlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xbf16>
 // CHECK-GENERIC: "stablehlo.abs"(%n) {mhlo.sharding = "{replicated}"} : (tensor<4xi32>) -> tensor<4xi32>
 
