@@ -417,6 +417,26 @@ def fft_convolution_grad(mesh: Mesh) -> JaxProgram:
     return JaxProgram("fft_convolution_grad", jax.grad(loss), (k, x), (k_spec, ns("data")), k_spec)
 
 
+def sequence_cumsum_grad(mesh: Mesh) -> JaxProgram:
+    """The gradient of a causal running mean over a sequence split on `model` (the
+    batch on `data`): `jnp.cumsum` along the sequence is a `reduce_window` whose halo
+    (all earlier cells) is wider than a device's block, so that dim is gathered for it,
+    while the batch stays split. Propagation once dropped both, and every device
+    summed the whole batch."""
+    rng = np.random.default_rng(31)
+    w = _weights(rng, 2 * S, 4 * D)
+
+    def loss(w, x):
+        h = jnp.tanh(x @ w)
+        steps = jnp.arange(1, x.shape[1] + 1, dtype=h.dtype)[None, :, None]
+        return jnp.mean((jnp.cumsum(h, axis=1) / steps) ** 2)
+
+    x = rng.standard_normal((B, 2 * S, 2 * S)).astype(np.float32)
+    ns = _named(mesh)
+    specs = (ns(), ns("data", "model"))
+    return JaxProgram("sequence_cumsum_grad", jax.grad(loss), (w, x), specs, None)
+
+
 def multisteps_lion_train_step(mesh: Mesh) -> JaxProgram:
     """`optax.MultiSteps` over `optax.lion`: gradients averaged over 2 calls in the
     optimizer state, the update applied on every second one (a `lax.cond`, whose
@@ -833,6 +853,7 @@ REGION_PROGRAMS: dict[str, Callable[[Mesh], JaxProgram]] = {
     "complex_rope_attention_grad": complex_rope_attention_grad,
     "fourier_layer_grad": fourier_layer_grad,
     "fft_convolution_grad": fft_convolution_grad,
+    "sequence_cumsum_grad": sequence_cumsum_grad,
     "grad_accumulation_scan": grad_accumulation_scan,
     "microbatch_column_parallel_grad": microbatch_column_parallel_grad,
     "batchnorm_conv_train_step": batchnorm_conv_train_step,

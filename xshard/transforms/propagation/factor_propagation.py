@@ -305,6 +305,9 @@ class FactorPropagation:
         rule = self.rules[op]
         candidates: list[list[tuple[Axes, int]]] = [[] for _ in rule.loops]
         extents: list[list[int]] = [[] for _ in rule.loops]
+        blocks: list[list[tuple[int, int]]] = [[] for _ in rule.loops]
+        cells = dict(rule.min_blocks)
+        operands = {id(v) for v in op.operands}
         for v, loop_of in _indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
             size = 0 if self.is_free(v) else _elements(v)
@@ -315,6 +318,8 @@ class FactorPropagation:
                     candidates[loop].append((self.dims[v][d], size))
                 if shape[d] >= 0:
                     extents[loop].append(shape[d])
+                    if loop in cells and id(v) in operands:
+                        blocks[loop].append((shape[d], cells[loop]))
         for r in op.results:
             s = self.closed.get(r)
             if s is not None and s.is_partial:
@@ -322,13 +327,13 @@ class FactorPropagation:
                 if kinds:
                     size = _elements(r)
                     candidates[kinds[0]].append((s.partial_axes, size))
-        loops = self.assign([self.best(c) for c in candidates], extents)
+        loops = self.assign([self.best(c) for c in candidates], extents, blocks)
         unmet = any(loops[i][: len(a)] != a for i, c in enumerate(candidates) for a, _ in c)
         if not unmet:
             self.unmet.discard(op)
             return loops
         self.unmet.add(op)
-        return self.cheapest(op, rule, candidates, extents, loops)
+        return self.cheapest(op, rule, candidates, extents, blocks, loops)
 
     def edge_axes(self, edge: Edge) -> list[Axes]:
         """One layout for every place of a carry: each dim takes the most sharded axes its
@@ -344,19 +349,32 @@ class FactorPropagation:
         extents = [[n] if n >= 0 else [] for n in inner.type.get_shape()]  # type: ignore[union-attr]
         return self.assign([self.best(c) for c in candidates], extents)
 
-    def assign(self, chosen: list[tuple[Axes, int]], extents: list[list[int]]) -> list[Axes]:
+    def assign(
+        self,
+        chosen: list[tuple[Axes, int]],
+        extents: list[list[int]],
+        blocks: list[list[tuple[int, int]]] | None = None,
+    ) -> list[Axes]:
         """Loop axes from each loop's pick: an axis goes to the loop over most devices,
         then the one whose axes more elements hold; a loop keeps only the axes every
-        dim it indexes divides by."""
+        dim it indexes divides by, into blocks at least as wide as the op's rule asks
+        of its operands (`blocks[i]`: each such operand extent and its least block; a
+        windowed dim's halo must fit in a neighbour's block). A loop that cannot keep
+        an axis leaves the other loops theirs: a cumulative sum along a dim too short
+        to split still runs on each device's part of the batch."""
         order = sorted(
             range(len(chosen)), key=lambda i: (-self.devices(chosen[i][0]), -chosen[i][1])
         )
         used: set[int] = set()
         loops: list[Axes] = [()] * len(chosen)
+        narrow = blocks or [[] for _ in chosen]
         for i in order:
             axes = chosen[i][0]
             cut = next((k for k, a in enumerate(axes) if a in used), len(axes))
-            while cut and any(n % self.devices(axes[:cut]) for n in extents[i]):
+            while cut and (
+                any(n % self.devices(axes[:cut]) for n in extents[i])
+                or any(n // self.devices(axes[:cut]) < least for n, least in narrow[i])
+            ):
                 cut -= 1
             loops[i] = axes[:cut]
             used |= set(loops[i])
@@ -368,6 +386,7 @@ class FactorPropagation:
         rule: ShardingRule,
         candidates: list[list[tuple[Axes, int]]],
         extents: list[list[int]],
+        blocks: list[list[tuple[int, int]]],
         first: list[Axes],
     ) -> list[Axes]:
         """Where the layouts around `op` disagree: of `first` (the pick by devices and
@@ -382,7 +401,7 @@ class FactorPropagation:
             return first
         options = [first]
         for combo in product(*picks):
-            loops = self.assign([(axes, 0) for axes in combo], extents)
+            loops = self.assign([(axes, 0) for axes in combo], extents, blocks)
             if loops not in options:
                 options.append(loops)
         assert self.grid is not None
