@@ -24,7 +24,8 @@ program sends per device, XLA's
 measured per-device memory (`memory_analysis()`: arguments + outputs + temporaries -
 aliased) and the median step time of 20 calls. `--interleaved` times one program's
 auto plan against its hand plans call by call, in turn, and says whether the
-difference is more than noise.
+difference is more than noise. `--hand-in-auto` prices a program's hand plan in the
+problem auto-sharding solves given only the batch.
 
     python tools/auto_sharding_benchmark.py [--blocks 20] [--grid 8 | --grid 2x4] [--untied]
     python tools/auto_sharding_benchmark.py --jax
@@ -33,6 +34,7 @@ difference is more than noise.
     python tools/auto_sharding_benchmark.py --plan gpt_train_step --fractions 2
     python tools/auto_sharding_benchmark.py --interleaved moe_layer --fractions 4
         [--rounds 1000]
+    python tools/auto_sharding_benchmark.py --hand-in-auto gpt_train_step --fractions 4
 """
 
 from __future__ import annotations
@@ -123,13 +125,19 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=1000, help="with --interleaved")
     parser.add_argument(
+        "--hand-in-auto",
+        metavar="PROGRAM",
+        help="PROGRAM's hand plan priced in the problem auto-sharding solves given only the "
+        "batch, at the first of --fractions",
+    )
+    parser.add_argument(
         "--time-limit",
         type=float,
         help="with --real, --plan or --interleaved: seconds each solve may take "
         "(auto-sharding{time-limit=})",
     )
     args = parser.parse_args()
-    if args.plan or args.interleaved:
+    if args.plan or args.interleaved or args.hand_in_auto:
         args.real = []
     if args.jax or args.real is not None:
         os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -138,7 +146,12 @@ def main() -> None:
         from xshard.testing.jax_programs import PROGRAMS, mesh_2x4  # loads jax
 
         if args.real is not None:
-            from auto_sharding_real import interleaved, plan_table, real_rows  # loads jax
+            from auto_sharding_real import (  # loads jax
+                hand_in_auto,
+                interleaved,
+                plan_table,
+                real_rows,
+            )
 
             fractions = [None if f == 1 else f for f in map(int, args.fractions.split(","))]
             if args.plan:
@@ -146,6 +159,9 @@ def main() -> None:
                 return
             if args.interleaved:
                 interleaved(args.interleaved, fractions[0], args.rounds, args.time_limit)
+                return
+            if args.hand_in_auto:
+                hand_in_auto(args.hand_in_auto, fractions[0])
                 return
             real_rows(args.real or sorted(PROGRAMS), fractions, args.time_limit)
             return

@@ -5,6 +5,7 @@ Kept apart because it loads jax."""
 from __future__ import annotations
 
 import contextlib
+import difflib
 import gc
 import io
 import math
@@ -17,17 +18,33 @@ from typing import Any
 import jax
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 
 import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
+from xshard.dialects.shard import ShardingOp, ShardOp
+from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.interfaces.sharding_interface import is_tensor
+from xshard.interfaces.sharding_option import operand_layout, result_sharding
 from xshard.jax import BridgeError
 from xshard.jax.hlo_collectives import hlo_rows, priced_seconds
 from xshard.jax.memory import Memory
+from xshard.sharding.cost_model import CostModel
+from xshard.sharding.sharding import Sharding
 from xshard.testing.jax_programs import LAYERED_PROGRAMS, PROGRAMS, JaxProgram, mesh_2x4
 from xshard.testing.jit_comparison import DEVICES, max_error
 from xshard.transforms.analysis.comm_report import collective_rows
-from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.auto_sharding import (
+    AutoShardingPass,
+    _Planner,
+    _Var,
+    function_grid,
+)
+from xshard.transforms.propagation.auto.ilp import plan_cost
 from xshard.transforms.spmd_pipeline import SpmdPipelinePass, entry_function, import_passes
 
 FRACTIONS = (None, 2, 4, 8)
@@ -91,14 +108,21 @@ def _model(
     fixed and the ILP picks only each op's cheapest option between them."""
     hand = in_shardings is None
     jitted = program.jitted() if hand else jax.jit(program.fn, in_shardings=in_shardings)
-    ctx = xshard_context()
-    module = LocatingParser(ctx, jitted.lower(*program.args).as_text(), program.name).parse_module()
-    for phase in (*import_passes(), *(SpmdPipelinePass().layout_passes() if hand else ())):
-        phase.apply(ctx, module)
+    ctx, module = _imported(jitted, program, hand)
     out = io.StringIO()
     with contextlib.redirect_stderr(out):
         AutoShardingPass(memory_limit=limit, report=True, time_limit=time_limit).apply(ctx, module)
     return out.getvalue()
+
+
+def _imported(jitted: Any, program: JaxProgram, layout: bool) -> tuple[Context, ModuleOp]:
+    """`jitted`'s program as `xshard.jit` imports it, and with `layout` as it propagates
+    the layouts given."""
+    ctx = xshard_context()
+    module = LocatingParser(ctx, jitted.lower(*program.args).as_text(), program.name).parse_module()
+    for phase in (*import_passes(), *(SpmdPipelinePass().layout_passes() if layout else ())):
+        phase.apply(ctx, module)
+    return ctx, module
 
 
 def _lower(jitted: Any, program: JaxProgram) -> tuple[Any, float]:
@@ -221,6 +245,94 @@ def plan_table(name: str, fraction: int | None, time_limit: float | None = None)
         shape = "x".join(map(str, aval.shape)) or "scalar"
         print(f"| `{path}` | {shape} | `{sharding.spec}` | {size} |")
     print(f"| all arguments | | | {total} |")
+
+
+def _pairs(a: func.FuncOp, b: func.FuncOp) -> dict[Operation, Operation]:
+    """The ops of `a` matched to those of `b` (the same program, `b` propagated: the
+    layouts add annotations and may rewrite a few ops), by their names in order."""
+    ours, theirs = (
+        [o for o in f.walk() if not isinstance(o, ShardOp | ShardingOp)] for f in (a, b)
+    )
+    match = difflib.SequenceMatcher(
+        None, [o.name for o in ours], [o.name for o in theirs], autojunk=False
+    )
+    return {
+        ours[m.a + k]: theirs[m.b + k] for m in match.get_matching_blocks() for k in range(m.size)
+    }
+
+
+def hand_in_auto(name: str, fraction: int | None) -> None:
+    """The hand plan priced in the problem auto-sharding solves given only the batch:
+    each decision takes the strategy that agrees most with the hand plan as `xshard.jit`
+    propagates it (its results' and operands' layouts), and the plan's modeled seconds
+    and peak bytes per device are printed beside the hand program's own price (where
+    every layout is fixed) and the limit. Where the two prices differ, the batch-only
+    problem cannot state the hand plan, or states it dearer: a bound on how close any
+    auto plan can come to it."""
+    mesh = mesh_2x4()
+    program = _program(name, mesh)
+    limit = None if fraction is None else _replicated_memory(program, mesh) // fraction
+    batch_only = jax.jit(program.fn, in_shardings=program.batch_only())
+    auto_fn = entry_function(_imported(batch_only, program, False)[1])
+    hand_fn = entry_function(_imported(program.jitted(), program, True)[1])
+    grid = function_grid(auto_fn)
+    assert grid is not None
+    ops = _pairs(auto_fn, hand_fn)
+    values = {
+        x: y
+        for a, b in [(auto_fn, hand_fn), *ops.items()]
+        for x, y in [
+            *zip(a.results, b.results, strict=False),
+            *(
+                pair
+                for ra, rb in zip(a.regions, b.regions, strict=False)
+                for ba, bb in zip(ra.blocks, rb.blocks, strict=False)
+                for pair in zip(ba.args, bb.args, strict=False)
+            ),
+        ]
+    }
+
+    def held(v: SSAValue) -> Sharding | None:
+        given = result_annotation(v)
+        return None if given is None else sharding_of(given.sharding, given)
+
+    def read(op: Operation, i: int) -> Sharding | None:
+        v = op.operands[i]
+        return sharding_of(v.owner.sharding, v.owner) if isinstance(v.owner, ShardOp) else held(v)
+
+    planner = _Planner(auto_fn, grid, limit, CostModel())
+    planner.build()
+    agree = [[0] * len(costs) for costs in planner.problem.linear]
+    for v, source in planner.sources.items():
+        base = v
+        while isinstance(base.owner, ShardOp):
+            base = base.owner.src
+        if isinstance(source, _Var) and base in values:
+            for a, layout in enumerate(source.layouts):
+                agree[source.group][a] += 3 * (layout == held(values[base]))
+    for op, (group, options, rule) in planner.options.items():
+        if (theirs := ops.get(op)) is None:
+            continue
+        for a, option in enumerate(options):
+            agree[group][a] += sum(
+                2 * (result_sharding(rule, option, j) == held(values[r]))
+                for j, r in enumerate(op.results)
+                if is_tensor(r)
+            ) + sum(
+                operand_layout(rule, option, i, v) == read(theirs, i)
+                for i, v in enumerate(op.operands)
+                if is_tensor(v)
+            )
+    choice = [row.index(max(row)) for row in agree]
+    priced = _REPORT.search(_model(program, None, None))
+    assert priced is not None
+    print(f"{name}, memory-limit={limit} (1/{fraction or 1} of replication)")
+    print()
+    print("| the hand plan, priced in | modeled (s) | predicted (B) |")
+    print("|---|---|---|")
+    print(f"| its own program (every layout fixed) | {priced.group(1)} | {priced.group(2)} |")
+    cost = plan_cost(planner.problem, choice) + planner.fixed_cost
+    print(f"| the batch-only program | {cost:.3e} | {planner.problem.peak(choice)} |")
 
 
 def interleaved(name: str, fraction: int | None, rounds: int, time_limit: float | None) -> None:
