@@ -32,6 +32,8 @@ from xshard.dialects.stablehlo.attributes import (
     RngAlgorithm,
     RngAlgorithmAttr,
     ScatterDimensionNumbersAttr,
+    Transpose,
+    TransposeAttr,
 )
 from xshard.dialects.stablehlo.collectives import (
     AllGatherOp,
@@ -131,6 +133,7 @@ from xshard.dialects.stablehlo.reduction import (
 )
 from xshard.dialects.stablehlo.reverse import ReverseOp
 from xshard.dialects.stablehlo.selection import ClampOp, CompareOp, SelectOp
+from xshard.dialects.stablehlo.triangular_solve import TriangularSolveOp
 from xshard.dialects.stablehlo.windows import ReduceWindowOp, SelectAndScatterOp
 
 
@@ -228,6 +231,7 @@ StableHLO = Dialect(
         SelectAndScatterOp,
         ReverseOp,
         FftOp,
+        TriangularSolveOp,
         # collectives
         AllReduceOp,
         AllGatherOp,
@@ -242,6 +246,7 @@ StableHLO = Dialect(
         PrecisionAttr,
         RngAlgorithmAttr,
         FftTypeAttr,
+        TransposeAttr,
         DotAttr,
         GatherDimensionNumbersAttr,
         ScatterDimensionNumbersAttr,
@@ -352,7 +357,10 @@ __all__ = [
     "SubtractOp",
     "TanOp",
     "TanhOp",
+    "Transpose",
+    "TransposeAttr",
     "TransposeOp",
+    "TriangularSolveOp",
     "UnaryElementwiseOp",
     "WhileOp",
     "XorOp",

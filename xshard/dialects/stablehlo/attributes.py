@@ -63,6 +63,12 @@ class FftType(StrEnum):
     IRFFT = "IRFFT"
 
 
+class Transpose(StrEnum):
+    NO_TRANSPOSE = "NO_TRANSPOSE"
+    TRANSPOSE = "TRANSPOSE"
+    ADJOINT = "ADJOINT"
+
+
 @irdl_attr_definition
 class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
     """`#stablehlo<comparison_direction GT>`."""
@@ -96,6 +102,13 @@ class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
     """`#stablehlo<fft_type RFFT>`."""
 
     name = "stablehlo.fft_type"
+
+
+@irdl_attr_definition
+class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<transpose NO_TRANSPOSE>`: how `triangular_solve` reads its matrix."""
+
+    name = "stablehlo.transpose"
 
 
 def _i64_array(values: Sequence[int] | DenseArrayBase) -> DenseArrayBase:

@@ -18,6 +18,7 @@ from xshard.interfaces.models import (  # noqa: F401  (each module registers its
     stablehlo_fft,
     stablehlo_indexing,
     stablehlo_pad_reverse,
+    stablehlo_triangular_solve,
     stablehlo_windows,
     tcp,
     tensor,

@@ -554,3 +554,19 @@ func.func @f(%x: tensor<4x16xf32>) {
   func.return
 }
 // CHECK: 'stablehlo.fft' op FFT wants a complex operand, got tensor<4x16xf32>
+
+// -----
+
+func.func @f(%a: tensor<4x16x8xf32>, %b: tensor<4x16x2xf32>) {
+  %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<4x16x8xf32>, tensor<4x16x2xf32>) -> tensor<4x16x2xf32>
+  func.return
+}
+// CHECK: 'stablehlo.triangular_solve' op a must be a batch of square matrices, got tensor<4x16x8xf32>
+
+// -----
+
+func.func @f(%a: tensor<4x16x16xf32>, %b: tensor<4x16x2xf32>) {
+  %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = false, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<4x16x16xf32>, tensor<4x16x2xf32>) -> tensor<4x16x2xf32>
+  func.return
+}
+// CHECK: 'stablehlo.triangular_solve' op b's columns must match a's order 16, got tensor<4x16x2xf32>

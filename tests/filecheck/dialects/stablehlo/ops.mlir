@@ -228,6 +228,15 @@ func.func @fft(%x: tensor<4x8x16xf32>, %z: tensor<4x8x16xcomplex<f32>>) {
 // CHECK-NEXT:  %3 = stablehlo.fft %2, type = IFFT, length = [16] : (tensor<4x8x16xcomplex<f32>>) -> tensor<4x8x16xcomplex<f32>>
 // CHECK-GENERIC: "stablehlo.fft"(%x) <{fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 16>}> : (tensor<4x8x16xf32>) -> tensor<4x8x9xcomplex<f32>>
 
+func.func @triangular_solve(%a: tensor<4x16x16xf32>, %b: tensor<4x16x2xf32>, %c: tensor<4x2x16xf32>) {
+  %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<4x16x16xf32>, tensor<4x16x2xf32>) -> tensor<4x16x2xf32>
+  %1 = "stablehlo.triangular_solve"(%a, %c) <{left_side = false, lower = false, transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = true}> : (tensor<4x16x16xf32>, tensor<4x2x16xf32>) -> tensor<4x2x16xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @triangular_solve
+// CHECK-NEXT:  %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<4x16x16xf32>, tensor<4x16x2xf32>) -> tensor<4x16x2xf32>
+// CHECK-NEXT:  %1 = "stablehlo.triangular_solve"(%a, %c) <{left_side = false, lower = false, transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = true}> : (tensor<4x16x16xf32>, tensor<4x2x16xf32>) -> tensor<4x2x16xf32>
+
 func.func @rng_bit_generator(%s: tensor<2xui64>) -> tensor<8x16xui32> {
   %output_state, %output = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
   %a, %b = stablehlo.rng_bit_generator %output_state, algorithm = PHILOX {tag = 1 : i32} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x16xui32>)
