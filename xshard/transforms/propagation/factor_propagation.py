@@ -307,7 +307,7 @@ class FactorPropagation:
         extents: list[list[int]] = [[] for _ in rule.loops]
         blocks: list[list[tuple[int, int]]] = [[] for _ in rule.loops]
         cells = dict(rule.min_blocks)
-        operands = {id(v) for v in op.operands}
+        operands = set(op.operands)
         for v, loop_of in _indexed(op, rule):
             shape = v.type.get_shape()  # type: ignore[union-attr]
             size = 0 if self.is_free(v) else _elements(v)
@@ -318,7 +318,7 @@ class FactorPropagation:
                     candidates[loop].append((self.dims[v][d], size))
                 if shape[d] >= 0:
                     extents[loop].append(shape[d])
-                    if loop in cells and id(v) in operands:
+                    if loop in cells and v in operands:
                         blocks[loop].append((shape[d], cells[loop]))
         for r in op.results:
             s = self.closed.get(r)
