@@ -114,6 +114,21 @@ def test_unspecified_shardings_come_from_the_committed_arguments():
     assert g.lower(*placed).collectives() == {"all_reduce": (1, 256)}
 
 
+def test_empty_intermediates_partition():
+    """`jnp.pad(..., mode="edge")` broadcasts and reshapes empty tensors (a dim of 0)
+    where a side has no padding: there is nothing in them to split or to move, and the
+    program runs as `jax.jit`'s does."""
+
+    def f(x):
+        return jnp.pad(x, ((0, 0), (1, 3), (0, 0)), mode="edge")
+
+    x = np.arange(4 * 16 * 8, dtype=np.float32).reshape(4, 16, 8) / 100
+    rows = ns("data", "model")
+    np.testing.assert_allclose(
+        xshard.jit(f, in_shardings=rows)(x), jax.jit(f, in_shardings=rows)(x), rtol=1e-6
+    )
+
+
 def test_a_new_shape_compiles_a_new_signature():
     def f(x):
         return jnp.sum(x * 2, axis=0)

@@ -164,8 +164,17 @@ def reshape_rule(in_shape: Sequence[int], out_shape: Sequence[int]) -> ShardingR
     (`2x4x8 -> 8x8`: `[0,1]->[0]`, `[2]->[1]`).
 
     Splitting a group means splitting the major non-unit dim on both sides; that
-    is exact only when the shard count divides that dim, which partition checks.
+    is exact only when the shard count divides that dim, which partition checks. An
+    empty tensor (a dim of 0, as `jnp.pad(..., mode="reflect")` slices) has no loop:
+    there is nothing to split.
     """
+    if 0 in in_shape or 0 in out_shape:
+        return ShardingRule(
+            (),
+            (dims_map(0, [None] * len(in_shape)),),
+            (dims_map(0, [None] * len(out_shape)),),
+            MOVE,
+        )
     groups: list[tuple[list[int], list[int]]] = []
     i = j = 0
     while i < len(in_shape) and j < len(out_shape):

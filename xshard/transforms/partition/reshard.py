@@ -44,13 +44,20 @@ def emit_reshard(
     global_type: TensorType,
     grid: Grid,
 ) -> SSAValue:
-    """`value`, the local block under `src`, as the local block under `dst`.
+    """`value`, the local block under `src`, as the local block under `dst`; for an
+    empty tensor (a dim of 0), an empty constant.
 
     Errors are reported at `at`."""
     try:
         plan = plan_reshard(src, dst, global_type.get_shape(), grid, element_bytes(global_type))
     except ShardingError as err:
         raise DiagnosticError(at, str(err)) from err
+    if 0 in global_type.get_shape() and None not in plan.local_shapes[-1]:
+        # an empty tensor holds nothing to move (XLA refuses collectives of one)
+        empty = TensorType(global_type.element_type, plan.local_shapes[-1])
+        return builder.insert(
+            hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(empty, []))
+        ).results[0]
     for step, shape in zip(plan.steps, plan.local_shapes[1:], strict=True):
         if None in shape:
             raise DiagnosticError(

@@ -23,3 +23,17 @@ func.func @movement(%a: tensor<8x6xf32>, %v: tensor<6xf32>) -> (tensor<6x8xf32>,
 // CHECK-NEXT:    %3 = stablehlo.slice %a [0:4, 1:5] : (tensor<4x6xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    %4 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x12xf32>
 // CHECK-NEXT:    func.return %0, %1, %2, %3, %4
+
+// An empty tensor (a dim of 0; `jnp.pad(..., mode="edge")` makes them) has nothing to
+// split or move: its reshape has no loop, and the reshard to whole is an empty constant
+// rather than a collective (XLA refuses to gather one).
+func.func @reshape_empty(%x: tensor<0x4xf32>) -> tensor<4x0xf32> {
+  %s = shard.sharding @g split_axes = [[], [0]] : !shard.sharding
+  %x1 = shard.shard %x to %s : tensor<0x4xf32>
+  %0 = stablehlo.reshape %x1 : (tensor<0x4xf32>) -> tensor<4x0xf32>
+  func.return %0 : tensor<4x0xf32>
+}
+// CHECK-LABEL: func.func @reshape_empty(%x: tensor<0x2xf32>) -> tensor<4x0xf32>
+// CHECK-NEXT:    %0 = stablehlo.constant dense<> : tensor<0x4xf32>
+// CHECK-NEXT:    %1 = stablehlo.reshape %0 : (tensor<0x4xf32>) -> tensor<4x0xf32>
+// CHECK-NEXT:    func.return %1 : tensor<4x0xf32>

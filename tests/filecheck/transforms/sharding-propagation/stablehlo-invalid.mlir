@@ -40,12 +40,3 @@ func.func @all_gather(%x: tensor<2x4xf32>) -> tensor<2x8xf32> {
   func.return %0 : tensor<2x8xf32>
 }
 // CHECK: stablehlo-invalid.mlir:39:3: error: 'stablehlo.all_gather' cannot be sharded: it speaks per device (it names devices), so it belongs in a shard_map body ('sdy.manual_computation'), not in the global program
-
-// -----
-
-// A reshape of an empty tensor has no grouping of dims with equal element counts.
-func.func @reshape_empty(%x: tensor<0x4xf32>) -> tensor<4x0xf32> {
-  %0 = stablehlo.reshape %x : (tensor<0x4xf32>) -> tensor<4x0xf32>
-  func.return %0 : tensor<4x0xf32>
-}
-// CHECK: stablehlo-invalid.mlir:48:3: error: 'stablehlo.reshape' cannot be sharded: no element-preserving grouping of (0, 4) into (4, 0)
