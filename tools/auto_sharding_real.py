@@ -27,7 +27,7 @@ import xshard
 from xshard.context import xshard_context
 from xshard.diagnostics import BAD_INPUT, LocatingParser, error_line
 from xshard.dialects.shard import ShardingOp, ShardOp
-from xshard.interfaces.annotations import result_annotation, sharding_of
+from xshard.interfaces.annotations import base_value, result_annotation, sharding_of
 from xshard.interfaces.sharding_interface import is_tensor
 from xshard.interfaces.sharding_option import operand_layout, result_sharding
 from xshard.jax import BridgeError
@@ -304,9 +304,7 @@ def hand_in_auto(name: str, fraction: int | None) -> None:
     planner.build()
     agree = [[0] * len(costs) for costs in planner.problem.linear]
     for v, source in planner.sources.items():
-        base = v
-        while isinstance(base.owner, ShardOp):
-            base = base.owner.src
+        base = base_value(v)
         if isinstance(source, _Var) and base in values:
             for a, layout in enumerate(source.layouts):
                 agree[source.group][a] += 3 * (layout == held(values[base]))
