@@ -23,6 +23,7 @@ from xshard.diagnostics import DiagnosticError, LocatingParser, error_line
 from xshard.dialects.shard import ShardOp
 from xshard.interfaces.annotations import result_annotation, sharding_of
 from xshard.jax.run import run_module
+from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
 from xshard.sharding.sharding import Sharding
 from xshard.testing.program_builder import Program as RandomProgram
@@ -30,7 +31,7 @@ from xshard.testing.random_programs import programs
 from xshard.transforms.analysis.collective_count import Collective
 from xshard.transforms.partition.shard_partition import ShardPartitionPass
 from xshard.transforms.propagation.auto import ilp
-from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass, _Planner
 from xshard.transforms.propagation.auto.buckets import follows
 from xshard.transforms.propagation.auto.ilp import (
     Bucket,
@@ -882,6 +883,49 @@ def test_annotations_into_one_layout_share_one_copy(capsys: pytest.CaptureFixtur
     `%out`, split as well, is made: it lies in `%out`'s buffer.)"""
     AutoShardingPass(report=True).apply(xshard_context(), parse(GATHERED_TWICE))
     assert ", 51200 bytes per device," in capsys.readouterr().err
+
+
+SETTLED_FIRST = """shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<16x1024xf32>, %w: tensor<1024x64xf32>, %r: tensor<16x64xf32>)
+    -> tensor<16x64xf32> {
+  %rows = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %rep = shard.sharding @tp split_axes = [[]] : !shard.sharding
+  %x_s = shard.shard %x to %rep : tensor<16x1024xf32>
+  %w_s = shard.shard %w to %rows : tensor<1024x64xf32>
+  %r_s = shard.shard %r to %rep : tensor<16x64xf32>
+  %h = stablehlo.dot_general %x_s, %w_s, contracting_dims = [1] x [0]
+    : (tensor<16x1024xf32>, tensor<1024x64xf32>) -> tensor<16x64xf32>
+  %y = stablehlo.add %h, %r_s : tensor<16x64xf32>
+  %u = stablehlo.sine %y : tensor<16x64xf32>
+  %v = stablehlo.add %y, %u : tensor<16x64xf32>
+  %t = stablehlo.tanh %v : tensor<16x64xf32>
+  %out = shard.shard %t to %rep annotate_for_users : tensor<16x64xf32>
+  func.return %out : tensor<16x64xf32>
+}"""
+
+
+def test_an_elementwise_op_on_a_partial_sum_settles_it_or_carries_it() -> None:
+    """The residual add after a row-parallel product (W kept split by the limit)
+    decides for itself whether it carries the partial sum on or settles it first, its
+    layout tied to the product's: carrying, `%y` would be settled for `sine` and `%v`
+    after it, two all_reduces one after the other; settled first, one, as Megatron
+    does. (Adding two partial sums still carries: one all_reduce after the add,
+    `tests/test_collective_benchmark.py`'s `residual_block`.)"""
+    module = parse(SETTLED_FIRST)
+    fn = entry(module)
+    planner = _Planner(fn, Grid("tp", (8,)), 150000, CostModel())
+    planner.build()
+    add = next(op for op in fn.walk() if op.name == "stablehlo.add")
+    dot = next(op for op in fn.walk() if op.name == "stablehlo.dot_general")
+    group, options, _ = planner.options[add]
+    leader = planner.options[dot][0]
+    assert group != leader
+    assert {bool(o.carried_axes) for o in options} == {True, False}
+    tied = planner.problem.pairs[(leader, group)]
+    assert (np.isfinite(tied).sum(axis=0) == 1).all()  # each option follows one strategy
+    report = run_module(module, 8, auto_sharding=True, memory_limit=150000)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 16 * 64 * 4)]
 
 
 def test_the_benchmark_gives_auto_sharding_only_the_batch() -> None:

@@ -272,6 +272,21 @@ def hand_in_auto(name: str, fraction: int | None) -> None:
     mesh = mesh_2x4()
     program = _program(name, mesh)
     limit = None if fraction is None else _replicated_memory(program, mesh) // fraction
+    planner, choice = hand_choice(program, limit)
+    priced = _REPORT.search(_model(program, None, None))
+    assert priced is not None
+    print(f"{name}, memory-limit={limit} (1/{fraction or 1} of replication)")
+    print()
+    print("| the hand plan, priced in | modeled (s) | predicted (B) |")
+    print("|---|---|---|")
+    print(f"| its own program (every layout fixed) | {priced.group(1)} | {priced.group(2)} |")
+    cost = plan_cost(planner.problem, choice) + planner.fixed_cost
+    print(f"| the batch-only program | {cost:.3e} | {planner.problem.peak(choice)} |")
+
+
+def hand_choice(program: JaxProgram, limit: int | None) -> tuple[_Planner, list[int]]:
+    """The problem auto-sharding solves for `program` given only its batch, built, and
+    the hand plan in it (`hand_in_auto`)."""
     batch_only = jax.jit(program.fn, in_shardings=program.batch_only())
     auto_fn = entry_function(_imported(batch_only, program, False)[1])
     hand_fn = entry_function(_imported(program.jitted(), program, True)[1])
@@ -321,16 +336,12 @@ def hand_in_auto(name: str, fraction: int | None) -> None:
                 for i, v in enumerate(op.operands)
                 if is_tensor(v)
             )
-    choice = [row.index(max(row)) for row in agree]
-    priced = _REPORT.search(_model(program, None, None))
-    assert priced is not None
-    print(f"{name}, memory-limit={limit} (1/{fraction or 1} of replication)")
-    print()
-    print("| the hand plan, priced in | modeled (s) | predicted (B) |")
-    print("|---|---|---|")
-    print(f"| its own program (every layout fixed) | {priced.group(1)} | {priced.group(2)} |")
-    cost = plan_cost(planner.problem, choice) + planner.fixed_cost
-    print(f"| the batch-only program | {cost:.3e} | {planner.problem.peak(choice)} |")
+    choice: list[int] = []
+    for g, row in enumerate(agree):  # the most agreeing strategy no pair forbids
+        pairs = [(m.T, choice[f]) for (f, h), m in planner.problem.pairs.items() if h == g]
+        ok = [a for a in range(len(row)) if all(math.isfinite(m[a, b]) for m, b in pairs)]
+        choice.append(max(ok or range(len(row)), key=lambda a: (row[a], -a)))
+    return planner, choice
 
 
 def interleaved(name: str, fraction: int | None, rounds: int, time_limit: float | None) -> None:

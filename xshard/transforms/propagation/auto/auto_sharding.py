@@ -900,11 +900,35 @@ class _Planner:
                     for s in src.layouts:
                         held[i] = s
                         options.append(follow(rule, s, held))
-                    if all(option_fits(op, rule, o, self.grid) for o in options):
+                    if not all(option_fits(op, rule, o, self.grid) for o in options):
+                        continue
+                    if not any(o.carried_axes for o in options):
                         return src.group, options
+                    return self._carry_or_settle(src, rule, options)
         partials = [self.partial_states(v) for v in op.operands]
         options = op_options(op, rule, self.grid, partials)
         return self.problem.add_group(len(options)), options
+
+    def _carry_or_settle(
+        self, src: _Var, rule: ShardingRule, carried: list[ShardingOption]
+    ) -> tuple[int, list[ShardingOption]]:
+        """A follower of a partial sum decides whether it carries the sum on or settles
+        it first (adding two partial sums carries, one all_reduce after; a residual add
+        after a row-parallel projection settles, as Megatron does, so that the layer
+        norm reading it runs on the sum): its own group, its layout its operand's under
+        every strategy (any other pair with the operand's group is forbidden)."""
+        import numpy as np
+
+        options, base = list(carried), list(range(len(carried)))
+        for a, option in enumerate(carried):
+            if option.carried_axes:
+                options.append(follow(rule, without_partial(src.layouts[a]), []))
+                base.append(a)
+        group = self.problem.add_group(len(options))
+        tied = np.full((len(carried), len(options)), np.inf)
+        tied[base, range(len(options))] = 0.0
+        self.problem.add_pair(src.group, group, tied)
+        return group, options
 
     def join(self, op: Operation, wanted: _Var) -> None:
         """Decide source op `op` with its reader: under each strategy, as `wanted` says."""
