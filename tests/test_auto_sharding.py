@@ -885,6 +885,40 @@ def test_annotations_into_one_layout_share_one_copy(capsys: pytest.CaptureFixtur
     assert ", 51200 bytes per device," in capsys.readouterr().err
 
 
+SETTLED_THRICE = """shard.grid @tp(shape = 8)
+func.func @main(%x: tensor<16x1024xf32>, %w: tensor<1024x64xf32>) -> tensor<16x64xf32> {
+  %rows = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %rep = shard.sharding @tp split_axes = [[]] : !shard.sharding
+  %x_s = shard.shard %x to %rep : tensor<16x1024xf32>
+  %w_s = shard.shard %w to %rows : tensor<1024x64xf32>
+  %h = stablehlo.dot_general %x_s, %w_s, contracting_dims = [1] x [0]
+    : (tensor<16x1024xf32>, tensor<1024x64xf32>) -> tensor<16x64xf32>
+  %a = stablehlo.tanh %h : tensor<16x64xf32>
+  %b = stablehlo.sine %h : tensor<16x64xf32>
+  %c = stablehlo.cosine %h : tensor<16x64xf32>
+  %ab = stablehlo.add %a, %b : tensor<16x64xf32>
+  %abc = stablehlo.add %ab, %c : tensor<16x64xf32>
+  %out = shard.shard %abc to %rep annotate_for_users : tensor<16x64xf32>
+  func.return %out : tensor<16x64xf32>
+}"""
+
+
+def test_copies_for_readers_that_run_apart_never_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """`%h`, the partial sum of `W`'s rows (W kept split by the limit), is settled for
+    three readers, one after another: `shard-partition` settles it once for the three,
+    and the model holds one settled copy at a time, each at its own reader. The peak:
+    `%x` whole (64 KiB), `W` split (32 KiB), the result (4 KiB, the whole call), `%h`
+    and its settled copy (4 KiB each): 110592 bytes, where the three copies, counted
+    together at the first point after their readers, gave 122880."""
+    AutoShardingPass(memory_limit=150000, report=True).apply(
+        xshard_context(), parse(SETTLED_THRICE)
+    )
+    assert ", 110592 bytes per device," in capsys.readouterr().err
+    report = run_module(parse(SETTLED_THRICE), 8, auto_sharding=True, memory_limit=150000)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 16 * 64 * 4)]
+
+
 SETTLED_FIRST = """shard.grid @tp(shape = 8)
 func.func @main(%x: tensor<16x1024xf32>, %w: tensor<1024x64xf32>, %r: tensor<16x64xf32>)
     -> tensor<16x64xf32> {

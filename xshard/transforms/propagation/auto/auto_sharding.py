@@ -443,8 +443,9 @@ class _Planner:
     def memory_points(self) -> list[MemoryPoint]:
         """The bytes live while each op runs that may be the peak: its operands and
         results, every value defined before it and read after it, and the arguments.
-        Only ops after which some value dies are kept: the others hold a subset of what
-        the next op holds."""
+        Only ops after which some value or copy dies are kept (every op a reshard
+        copies for: so the copies of readers one after another never count together):
+        the others hold a subset of what the next op holds."""
         ops = self.order
         index = {op: i for i, op in enumerate(ops)}
         last = len(ops) - 1
@@ -483,6 +484,8 @@ class _Planner:
         for value, ends in deaths.items():
             born.setdefault(self._birth(value, index), []).append(value)
             ending.update(ends)
+        copies = [c for c in self.copies if c[0] not in self.entry]  # a loop's carries: its results
+        ending.update(index[c[0]] for c in copies if not isinstance(c[0], ShardOp))
         points: list[MemoryPoint] = []
         at: list[int] = []
         dead_at: dict[int, list[tuple[SSAValue, list[bool] | None]]] = {}
@@ -511,7 +514,6 @@ class _Planner:
         # for every annotation of the value into the same layout.
         readers: dict[SSAValue, list[int]] = {}
         annotated: dict[tuple[SSAValue, Sharding], tuple[int, int, Source]] = {}
-        copies = [c for c in self.copies if c[0] not in self.entry]  # a loop's carries: its results
         for reader, value, src, dst in copies:
             readers.setdefault(value, []).append(index[reader])
             if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
