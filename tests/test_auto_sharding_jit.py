@@ -228,9 +228,10 @@ def test_a_limit_with_no_mesh_is_refused_at_once() -> None:
         xshard.jit(program.fn, auto_sharding=True, memory_limit=held // 2).lower(*program.args)
 
 
-def _fake(totals: dict[int, int], none_below: int):
-    """A stand-in for `lower`'s plan maker: the ask -> XLA's total for that plan;
-    asks under `none_below` leave the model no plan."""
+def _fake(totals: dict[int, int], none_below: int, prices: dict[int, float] | None = None):
+    """A stand-in for `lower`'s plan maker: the least ask of each plan -> XLA's total
+    for that plan (and, in `prices`, what its collectives cost: else 0); asks under
+    `none_below` leave the model no plan."""
     asked: list[int] = []
 
     def lowered_with(options):
@@ -238,15 +239,20 @@ def _fake(totals: dict[int, int], none_below: int):
         asked.append(ask)
         if ask < none_below:
             raise BridgeError("x:1:1: error: auto-sharding found no plan")
-        total = next(t for a, t in sorted(totals.items(), reverse=True) if ask >= a)
+        least = max(a for a in totals if ask >= a)
         stats = SimpleNamespace(
-            temp_size_in_bytes=total,
+            temp_size_in_bytes=totals[least],
             argument_size_in_bytes=0,
             output_size_in_bytes=0,
             alias_size_in_bytes=0,
         )
-        compiled = SimpleNamespace(memory_analysis=lambda: stats)
-        return SimpleNamespace(compile=lambda: compiled, compiled=None)
+        compiled = SimpleNamespace(
+            memory_analysis=lambda: stats,
+            collective_seconds=lambda: (prices or {}).get(least, 0.0),
+        )
+        return SimpleNamespace(
+            compile=lambda: compiled, compiled=None, entry=SimpleNamespace(text=f"plan {least}")
+        )
 
     return lowered_with, asked
 
@@ -256,7 +262,7 @@ def test_asks_shrink_by_the_measured_excess_then_bisect() -> None:
     next is the middle of it and the smallest ask measured over, until a plan fits."""
     lowered_with, asked = _fake({850: 1250, 0: 950}, none_below=810)
     result = sharded_jit._fit_memory(lowered_with, {}, 1000)
-    assert asked == [1000, 800, 900, 850, 825]
+    assert asked[:5] == [1000, 800, 900, 850, 825]
     assert Memory.of(result.compiled).total == 950
 
 
@@ -265,11 +271,11 @@ def test_asks_that_leave_the_plan_unchanged_step_down_faster() -> None:
     both): the step down doubles (at least 1/64 of the limit) until it does."""
     lowered_with, asked = _fake({950: 1050, 900: 1060, 0: 900}, none_below=0)
     result = sharded_jit._fit_memory(lowered_with, {}, 1000)
-    assert asked == [1000, 952, 856]
+    assert asked[:3] == [1000, 952, 856]
     assert Memory.of(result.compiled).total == 900
     lowered_with, asked = _fake({950: 1050, 900: 1060, 800: 1055, 0: 900}, none_below=0)
     sharded_jit._fit_memory(lowered_with, {}, 1000)
-    assert asked == [1000, 952, 856, 664]
+    assert asked[:4] == [1000, 952, 856, 664]
 
 
 def test_where_every_plan_stays_just_over_the_last_ask_is_half_the_smallest() -> None:
@@ -285,9 +291,9 @@ def test_where_every_plan_stays_just_over_the_last_ask_is_half_the_smallest() ->
         return _fake({0: total}, none_below=0)[0](options)
 
     result = sharded_jit._fit_memory(hovering, {}, 1000)
-    assert len(asked) == sharded_jit.FIT_ROUNDS
-    assert asked[-1] == asked[-2] // 2
-    assert all(a >= 600 for a in asked[:-1])
+    assert len(asked) == sharded_jit.FIT_ROUNDS + 1  # the last an ask up: the same plan
+    assert asked[-2] == asked[-3] // 2
+    assert all(a >= 600 for a in asked[:-2])
     assert Memory.of(result.compiled).total == 900
 
 
@@ -303,14 +309,34 @@ def test_an_ask_under_every_plans_floor_is_not_counted_and_the_next_starts_there
         asked.append(ask)
         if ask < 700:
             raise BridgeError("x:1:1: error: " + FLOOR.format(limit=ask, least=700))
-        total = 900 if ask < 780 else next(figures)
+        total = 900 if ask < 780 else next(figures, 1001)
         return _fake({0: total}, none_below=0)[0](options)
 
     result = sharded_jit._fit_memory(floored, {}, 1000)
-    assert len(asked) == sharded_jit.FIT_ROUNDS + 1
-    assert asked[-2] == asked[-3] // 2 < 700
-    assert asked[-1] == (699 + asked[-3]) // 2
+    assert len(asked) == sharded_jit.FIT_ROUNDS + 2  # the last an ask up, held over
+    assert asked[-3] == asked[-4] // 2 < 700
+    assert asked[-2] == (699 + asked[-4]) // 2
     assert Memory.of(result.compiled).total == 900
+
+
+def test_a_plan_held_well_below_the_limit_asks_for_more_and_keeps_the_cheapest() -> None:
+    """XLA holds the first plan in 800 of 1000 bytes: the next ask is 1000 * 1000 /
+    800, whose plan (held in 950) runs cheaper collectives; the next, 1250 * 1000 /
+    950, gives a plan XLA holds above the limit, and the cheaper one that fits is the
+    plan. Where an ask up gives the same plan, the asks stop; a dearer one is not kept."""
+    lowered_with, asked = _fake({0: 800, 1100: 950, 1300: 1200}, 0, {0: 2.0, 1100: 1.0})
+    result = sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 1250, 1315]
+    assert Memory.of(result.compiled).total == 950
+    lowered_with, asked = _fake({0: 800, 2000: 900}, none_below=0)
+    assert Memory.of(sharded_jit._fit_memory(lowered_with, {}, 1000).compiled).total == 800
+    assert asked == [1000, 1250]
+    lowered_with, asked = _fake({0: 800, 1100: 950, 1300: 990}, 0, {0: 1.0, 1100: 2.0, 1300: 3.0})
+    assert Memory.of(sharded_jit._fit_memory(lowered_with, {}, 1000).compiled).total == 800
+    assert asked == [1000, 1250, 1315]
+    lowered_with, asked = _fake({0: 990}, none_below=0)  # within 1/32 of the limit
+    sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000]
 
 
 def test_asks_stop_at_one_byte() -> None:
