@@ -939,12 +939,12 @@ func.func @main(%x: tensor<16x1024xf32>, %w: tensor<1024x64xf32>, %r: tensor<16x
 
 
 def test_an_elementwise_op_on_a_partial_sum_settles_it_or_carries_it() -> None:
-    """The residual add after a row-parallel product (W kept split by the limit)
-    decides for itself whether it carries the partial sum on or settles it first, its
-    layout tied to the product's: carrying, `%y` would be settled for `sine` and `%v`
-    after it, two all_reduces one after the other; settled first, one, as Megatron
-    does. (Adding two partial sums still carries: one all_reduce after the add,
-    `tests/test_collective_benchmark.py`'s `residual_block`.)"""
+    """The residual add after a row-parallel product (W kept split by the limit) adds
+    a partial sum to a whole value: it settles the sum first, as Megatron does, where
+    carrying it on would settle `%y` for `sine` and `%v` after it, two all_reduces one
+    after the other. Where both operands may be partial sums, the add decides for
+    itself whether it carries them (one all_reduce after it) or settles them, its
+    layout tied to its first operand's."""
     module = parse(SETTLED_FIRST)
     fn = entry(module)
     planner = _Planner(fn, Grid("tp", (8,)), 150000, CostModel())
@@ -952,12 +952,24 @@ def test_an_elementwise_op_on_a_partial_sum_settles_it_or_carries_it() -> None:
     add = next(op for op in fn.walk() if op.name == "stablehlo.add")
     dot = next(op for op in fn.walk() if op.name == "stablehlo.dot_general")
     group, options, _ = planner.options[add]
-    leader = planner.options[dot][0]
-    assert group != leader
+    assert group == planner.options[dot][0]
+    assert not any(o.carried_axes for o in options)
+    report = run_module(module, 8, auto_sharding=True, memory_limit=150000)
+    assert report.match, report.max_abs_error
+    assert report.collectives == [Collective("all_reduce", 1, 16 * 64 * 4)]
+
+    both = parse(SETTLED_FIRST.replace("%y = stablehlo.add %h, %r_s", "%y = stablehlo.add %h, %h"))
+    fn = entry(both)
+    planner = _Planner(fn, Grid("tp", (8,)), 150000, CostModel())
+    planner.build()
+    add = next(op for op in fn.walk() if op.name == "stablehlo.add")
+    group, options, _ = planner.options[add]
+    leader = planner.options[next(op for op in fn.walk() if op.name == "stablehlo.dot_general")][0]
+    assert group != leader and planner.followers[group] == leader
     assert {bool(o.carried_axes) for o in options} == {True, False}
     tied = planner.problem.pairs[(leader, group)]
     assert (np.isfinite(tied).sum(axis=0) == 1).all()  # each option follows one strategy
-    report = run_module(module, 8, auto_sharding=True, memory_limit=150000)
+    report = run_module(both, 8, auto_sharding=True, memory_limit=150000)
     assert report.match, report.max_abs_error
     assert report.collectives == [Collective("all_reduce", 1, 16 * 64 * 4)]
 

@@ -114,6 +114,7 @@ from xshard.transforms.propagation.auto.ilp import (
     MemoryPoint,
     Problem,
     Solution,
+    Sums,
     coarsen,
     solve,
 )
@@ -231,6 +232,14 @@ def _link(runs: Spread) -> Link:
     return link
 
 
+def _may_copy(src: Source, dst: Source) -> bool:
+    """Whether a reshard from `src` to `dst` makes a copy under some plan: not where
+    both are fixed alike, or one group lays them out alike under every strategy."""
+    if isinstance(src, Sharding) or isinstance(dst, Sharding):
+        return src != dst
+    return src.group != dst.group or src.layouts != dst.layouts
+
+
 def _slices(src: Sharding, dst: Sharding) -> bool:
     """Whether `dst` only splits further what `src` splits (and may add partial axes):
     each device slices what it holds, with no communication."""
@@ -314,6 +323,11 @@ class _Planner:
         result's last reader."""
         self.weight = 1.0
         """How many times the ops being added run: a loop's trips, within its regions."""
+        self.followers: dict[int, int] = {}
+        """Each group of a follower that carries or settles (`_carry_or_settle`): the
+        group of the value it follows."""
+        self.sums = Sums()
+        """The copies' sizes added up at the memory points (`Sums`)."""
         self.bitcasts: set[SSAValue] = set()
         """The values that lie in another's buffer (`_bitcasts`), once `memory_points` ran."""
         self.bucketed: list[tuple[Operation, SSAValue, Key, float, Spread]] = []
@@ -485,7 +499,11 @@ class _Planner:
             born.setdefault(self._birth(value, index), []).append(value)
             ending.update(ends)
         copies = [c for c in self.copies if c[0] not in self.entry]  # a loop's carries: its results
-        ending.update(index[c[0]] for c in copies if not isinstance(c[0], ShardOp))
+        ending.update(
+            index[reader]
+            for reader, _, src, dst in copies
+            if not isinstance(reader, ShardOp) and _may_copy(src, dst)
+        )
         points: list[MemoryPoint] = []
         at: list[int] = []
         dead_at: dict[int, list[tuple[SSAValue, list[bool] | None]]] = {}
@@ -686,7 +704,7 @@ class _Planner:
         if isinstance(spread, Pair):
             if spread.matrix.any():
                 for point in points:
-                    point.add_pair(*spread)
+                    point.add_pair(*spread, self.sums)
         elif isinstance(spread, tuple):
             group, per = spread
             for point in points:
@@ -869,6 +887,17 @@ class _Planner:
                     for j in run:
                         tie_ops(ops[j], ops[j + d])
                 run = []
+        # a follower deciding for itself (`_carry_or_settle`) goes with its like on a
+        # tied operand, wherever it stands (an optimizer's update of each layer's weight)
+        followed: dict[int, list[int]] = {}
+        for group, leader in self.followers.items():
+            alike_ones = followed.setdefault(find(leader), [])
+            for other in alike_ones:
+                if described[other] == described[group]:
+                    tie(other, group)
+                    break
+            else:
+                alike_ones.append(group)
         return [find(g) for g in range(len(parent))]
 
     def _descriptions(self, signatures: list[tuple], index: dict[Operation, int]) -> list[list]:
@@ -906,6 +935,12 @@ class _Planner:
                         continue
                     if not any(o.carried_axes for o in options):
                         return src.group, options
+                    others = [self.partial_states(w) for j, w in enumerate(op.operands) if j != i]
+                    if not others:  # (a negate: carrying leaves the settling to its readers)
+                        return src.group, options
+                    if not all(others):  # (a partial sum plus a whole value: settled first)
+                        settled = [follow(rule, without_partial(s), []) for s in src.layouts]
+                        return src.group, settled
                     return self._carry_or_settle(src, rule, options)
         partials = [self.partial_states(v) for v in op.operands]
         options = op_options(op, rule, self.grid, partials)
@@ -914,11 +949,11 @@ class _Planner:
     def _carry_or_settle(
         self, src: _Var, rule: ShardingRule, carried: list[ShardingOption]
     ) -> tuple[int, list[ShardingOption]]:
-        """A follower of a partial sum decides whether it carries the sum on or settles
-        it first (adding two partial sums carries, one all_reduce after; a residual add
-        after a row-parallel projection settles, as Megatron does, so that the layer
-        norm reading it runs on the sum): its own group, its layout its operand's under
-        every strategy (any other pair with the operand's group is forbidden)."""
+        """A follower of a partial sum whose other operands may be partial sums too
+        decides whether it carries the sums on (adding two partial sums: one
+        all_reduce after) or settles them first: its own group, its layout its
+        operand's under every strategy (any other pair with the operand's group is
+        forbidden)."""
         import numpy as np
 
         options, base = list(carried), list(range(len(carried)))
@@ -927,6 +962,7 @@ class _Planner:
                 options.append(follow(rule, without_partial(src.layouts[a]), []))
                 base.append(a)
         group = self.problem.add_group(len(options))
+        self.followers[group] = src.group
         tied = np.full((len(carried), len(options)), np.inf)
         tied[base, range(len(options))] = 0.0
         self.problem.add_pair(src.group, group, tied)
