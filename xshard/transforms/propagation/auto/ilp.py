@@ -29,6 +29,8 @@ from math import inf, isfinite
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
 
 SCALE = 1e6
@@ -37,13 +39,41 @@ SCALE = 1e6
 
 
 def _accumulate(
-    pairs: dict[tuple[int, int], np.ndarray], g: int, h: int, matrix: np.ndarray
+    pairs: dict[tuple[int, int], np.ndarray],
+    g: int,
+    h: int,
+    matrix: np.ndarray,
+    sums: Sums | None = None,
 ) -> None:
-    """Add `matrix` (rows: `g`'s strategies) to `pairs`, keyed by the smaller group first."""
+    """Add `matrix` (rows: `g`'s strategies) to `pairs`, keyed by the smaller group first;
+    through `sums` where given."""
+    if sums is not None:
+        pairs[(min(g, h), max(g, h))] = sums.add(pairs.get((min(g, h), max(g, h))), g > h, matrix)
+        return
     if g > h:
         g, h, matrix = h, g, matrix.T
     have = pairs.get((g, h))
     pairs[(g, h)] = matrix if have is None else have + matrix
+
+
+class Sums:
+    """Pair matrices added up once for all the memory points that add the same ones: a
+    copy is added to every point it lives through, so those points then hold one
+    matrix object, not equal ones, and telling the points' distinct matrices apart
+    (`_Model`, `_Rows`) reads each once (the 12-layer GPT's points hold 115612 pair
+    entries of 2016 distinct matrices)."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[int, int, bool], tuple[np.ndarray, ...]] = {}
+        """(id of what the point held, id of the matrix added, transposed) -> the sum,
+        and the two (kept, so that their ids stay theirs)."""
+
+    def add(self, have: np.ndarray | None, flip: bool, matrix: np.ndarray) -> np.ndarray:
+        key = (id(have), id(matrix), flip)
+        if (found := self.made.get(key)) is None:
+            turned = matrix.T if flip else matrix
+            found = self.made[key] = (turned if have is None else have + turned, have, matrix)
+        return found[0]
 
 
 @dataclass
@@ -62,8 +92,8 @@ class MemoryPoint:
         for a, m in enumerate(per):
             have[a] += m
 
-    def add_pair(self, g: int, h: int, sizes: np.ndarray) -> None:
-        _accumulate(self.pairs, g, h, sizes)
+    def add_pair(self, g: int, h: int, sizes: np.ndarray, sums: Sums | None = None) -> None:
+        _accumulate(self.pairs, g, h, sizes, sums)
 
     def bytes(self, choice: list[int]) -> int:
         return (
@@ -185,9 +215,10 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     First the plan without the memory rows (`_unlimited`): most programs' pair
     program is near integral, so its LP relaxation's plan is the MIP's, and where that
     plan breaks the limit the MIP is not solved. A plan over the limit then gets a
-    start: the Lagrangian plan (`_lagrangian`), which prices the bytes of the
-    point it breaks most, as cheaply as a price makes it fit, then improved one
-    decision at a time within the limit (`_improve`); or, where cheaper, a plan of a
+    start: the cheaper of the Lagrangian plans (`_lagrangian`, with the buckets'
+    shares and without), which price the bytes of the point it breaks most, as
+    cheaply as a price makes it fit, each improved one decision at a time within the
+    limit (`_improve`); or, where cheaper, a plan of a
     lower price brought within the limit (`_repair`) and improved; or, where cheaper,
     the LP relaxation's plan with the rows of the points that plan breaks most
     (`_Model.relaxed`), repaired and improved. The memory points
@@ -214,15 +245,21 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     if p.limit is not None and choice is not None and (over := _broken(p, choice)):
         if deadline is not None:  # time to check the last plan and measure its peak
             deadline -= 2 * (time.perf_counter() - checked) + HIGHS_OVERRUN
-        start, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline)
-        began = time.perf_counter()
         local = _Local(p)
-        if start is not None and not _past(deadline):  # (the first reset builds `local`)
-            start = _improve(local.reset(start), deadline)
-        for plan in near:
-            start = _cheaper(local, start, plan, deadline)
+        repairing, starts = 0.0, 0
+        for shares in (True, False):
+            found, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline, shares)
+            began = time.perf_counter()
+            if found is not None and not _past(deadline):  # (the first reset builds `local`)
+                found = _improve(local.reset(found), deadline)
+                if start is None or plan_cost(p, found) < plan_cost(p, start):
+                    start = found
+            for plan in near:
+                start = _cheaper(local, start, plan, deadline)
+            repairing += time.perf_counter() - began
+            starts += 1 + len(near)
         # time to repair the last round's plan: what making one start took
-        reserve = (time.perf_counter() - began) / (1 + len(near))
+        reserve = repairing / starts
         model.add_points(over[:LAZY_POINTS])
         rounded, found = model.relaxed(None if deadline is None else deadline - reserve)
         bound = max((b for b in (bound, found) if b is not None), default=None)
@@ -359,9 +396,12 @@ class _Model:
         """Per pair, the first strategy of `g` in each class, and of `h`."""
         held: dict[tuple[int, int], dict[bytes, np.ndarray]] = {}
         """Each pair's distinct copy sizes at the memory points."""
+        contents: dict[int, bytes] = {}  # (a copy's matrix is one object at many points)
         for point in p.points:
             for pair, sizes in point.pairs.items():
-                held.setdefault(pair, {})[sizes.tobytes()] = sizes
+                if (key := contents.get(id(sizes))) is None:
+                    key = contents[id(sizes)] = sizes.tobytes()
+                held.setdefault(pair, {})[key] = sizes
         for link in (link for bucket in p.buckets for link in bucket.links):
             for pair, runs in link.pairs.items():  # (its marks split classes as sizes do)
                 held.setdefault(pair, {})[runs.tobytes()] = runs
@@ -376,9 +416,7 @@ class _Model:
             # one class (they lay the value out alike), and so for `h`'s columns: `e`
             # joins classes, s_g's summed over a class standing for s_ga.
             stacked = np.concatenate([m, *sizes], axis=1), np.concatenate([m, *sizes]).T
-            row_class, col_class = (
-                np.unique(x, axis=0, return_inverse=True)[1].reshape(-1) for x in stacked
-            )
+            row_class, col_class = map(_row_classes, stacked)
             self.classes[(g, h)] = (row_class, col_class)
             first_row, first_col = self.firsts[(g, h)] = _firsts(row_class), _firsts(col_class)
             # e[u, :] sums to the s_ga of class u, e[:, w] to the s_hb of class w
@@ -390,16 +428,16 @@ class _Model:
                 w: [(int(self.offsets[h]) + b, -1.0) for b in np.flatnonzero(col_class == w)]
                 for w in first_col
             }
-            for u, a in first_row.items():
-                for w, b in first_col.items():
-                    if not isfinite(m[a, b]):
-                        continue
-                    var = len(cost)
-                    self.pair_vars.setdefault((g, h), {})[(u, w)] = var
-                    cost.append(float(m[a, b]) * SCALE)
-                    upper.append(1.0)
-                    by_row[u].append((var, 1.0))
-                    by_col[w].append((var, 1.0))
+            us, ws = list(first_row.items()), list(first_col.items())
+            among = m[np.ix_([a for _, a in us], [b for _, b in ws])]
+            for i, j in zip(*np.nonzero(np.isfinite(among)), strict=True):
+                (u, _), (w, _) = us[i], ws[j]
+                var = len(cost)
+                self.pair_vars.setdefault((g, h), {})[(u, w)] = var
+                cost.append(float(among[i, j]) * SCALE)
+                upper.append(1.0)
+                by_row[u].append((var, 1.0))
+                by_col[w].append((var, 1.0))
             rows += [*by_row.values(), *by_col.values()]
             sums += [0.0] * (len(by_row) + len(by_col))
         chain_rows: list[list[tuple[int, float]]] = []
@@ -577,7 +615,7 @@ class _Model:
 
 
 def _lagrangian(
-    p: Problem, point: MemoryPoint, first: float, deadline: float | None
+    p: Problem, point: MemoryPoint, first: float, deadline: float | None, shares: bool = True
 ) -> tuple[list[int] | None, list[list[int]]]:
     """A plan that holds every memory point, found without the memory rows: the plan of
     least `cost + price * bytes at the priced points` (by min-sum message passing,
@@ -587,7 +625,13 @@ def _lagrangian(
     peaks). The prices start at 4 times `first`, the cost of the plan without the
     memory rows (solver units). None when no price found one by the deadline. Beside
     it, the distinct plans of the prices that broke a point (and no pair), the nearest
-    to the limit first: some are cheap plans a few steps from fitting."""
+    to the limit first: some are cheap plans a few steps from fitting.
+
+    Min-sum prices no buckets; with `shares`, each collective that may run in one pays
+    its share of what the last plan paid (`share_buckets`), else none. `solve` tries
+    both, as neither is the better everywhere: on the GPT train steps at 1/4 of
+    replication, one block's improved start models 215 µs with shares, 275 without;
+    four blocks' 836 and 561, twelve blocks' 2320 and 1523."""
     import numpy as np
 
     from xshard.transforms.propagation.auto.min_sum import MinSum
@@ -624,7 +668,8 @@ def _lagrangian(
                 for pair, runs in link.pairs.items():
                     pair_shares[at[pair]] += runs * share
 
-    share_buckets(None)
+    if shares:
+        share_buckets(None)
     unary_bytes = [np.zeros(n) for n in sizes]
     pair_bytes = [np.zeros_like(m) for m in pairs]
     priced: list[MemoryPoint] = []
@@ -653,7 +698,8 @@ def _lagrangian(
         )
         solver.sweep(SWEEPS)
         choice = solver.plan()
-        share_buckets(choice)
+        if shares:
+            share_buckets(choice)
         cost = plan_cost(p, choice)
         if broken := _broken(p, choice):
             low = price
@@ -681,11 +727,19 @@ class _Rows:
     distinct matrix is kept once (the 12-layer GPT's 41264 pairs at its points are
     1130 matrices)."""
 
-    def __init__(self, size: int, own: dict[int, np.ndarray], pairs: dict[int, list]):
+    def __init__(
+        self,
+        size: int,
+        own: dict[int, np.ndarray],
+        pairs: dict[int, list[tuple[int, np.ndarray, bool]]],
+        content: Callable[[np.ndarray], bytes],
+    ):
+        """`pairs[h]`: (row id, matrix, whether its rows are `h`'s strategies);
+        `content(m)`: `m`'s bytes, the same for matrices alike."""
         import numpy as np
 
         self.ids = np.array(
-            sorted(own.keys() | {k for ks in pairs.values() for k, _ in ks}), dtype=int
+            sorted(own.keys() | {k for ks in pairs.values() for k, _, _ in ks}), dtype=int
         )
         row = {int(k): r for r, k in enumerate(self.ids)}
         self.own = np.zeros((len(self.ids), size))
@@ -696,13 +750,13 @@ class _Rows:
             index: dict[bytes, int] = {}
             matrices = []
             which = []
-            for _, m in ks:
-                key = np.asarray(m, dtype=float).tobytes()
+            for _, m, theirs in ks:
+                key = content(m)
                 if key not in index:
                     index[key] = len(matrices)
-                    matrices.append(m.T)
+                    matrices.append(m if theirs else m.T)
                 which.append(index[key])
-            at = np.array([row[k] for k, _ in ks], dtype=int)
+            at = np.array([row[k] for k, _, _ in ks], dtype=int)
             self.along.append((h, at, np.array(which), np.stack(matrices, axis=1)))
 
     def at(self, choice: list[int]) -> np.ndarray:
@@ -748,15 +802,26 @@ class _Local:
     def _rows(self, terms: list[dict], pairs: list[dict]) -> list[_Rows]:
         """Per group, the rows of those given (a row's own terms by group, and its
         pairs) that it is in."""
+        import numpy as np
+
         own: list[dict[int, np.ndarray]] = [{} for _ in self.sizes]
         along: list[dict[int, list]] = [{} for _ in self.sizes]
         for k, (row, row_pairs) in enumerate(zip(terms, pairs, strict=True)):
             for g, vec in row.items():
                 own[g][k] = vec
             for (g, h), m in row_pairs.items():
-                along[g].setdefault(h, []).append((k, m))
-                along[h].setdefault(g, []).append((k, m.T))
-        return [_Rows(n, o, a) for n, o, a in zip(self.sizes, own, along, strict=True)]
+                along[g].setdefault(h, []).append((k, m, False))
+                along[h].setdefault(g, []).append((k, m, True))
+        contents: dict[int, bytes] = {}  # (a copy's matrix is one object at many points)
+
+        def content(m: np.ndarray) -> bytes:
+            if (found := contents.get(id(m))) is None:
+                found = contents[id(m)] = np.asarray(m, dtype=float).tobytes()
+            return found
+
+        return [
+            _Rows(n, o, a, content) for n, o, a in zip(self.sizes, own, along, strict=True)
+        ]
 
     def reset(self, choice: list[int]) -> _Local:
         """Start again from `choice` (the structure above is the problem's, built once)."""
@@ -949,6 +1014,7 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
     index: dict[int, int] = {}
     back = [index.setdefault(r, len(index)) for r in rep]
     q = Problem(limit=p.limit)
+    sums = Sums()
     for g, costs in enumerate(p.linear):
         if back[g] == len(q.linear):
             q.linear.append(list(costs))
@@ -967,7 +1033,7 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
             if back[g] == back[h]:
                 merged.add_terms(back[g], [int(sizes[a, a]) for a in range(len(sizes))])
             else:
-                merged.add_pair(back[g], back[h], sizes)
+                merged.add_pair(back[g], back[h], sizes, sums)
         q.points.append(merged)
     for bucket in p.buckets:
         joined = Bucket(bucket.latency, after=bucket.after)
@@ -984,6 +1050,16 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
             joined.links.append(moved)
         q.buckets.append(joined)
     return q, back
+
+
+def _row_classes(x: np.ndarray) -> np.ndarray:
+    """Each row's class, numbered as they first come: rows equal entry for entry share
+    one (a dict of their bytes: `np.unique(axis=0)` sorts them, 11 ms a pair on the
+    12-layer GPT)."""
+    import numpy as np
+
+    seen: dict[bytes, int] = {}
+    return np.array([seen.setdefault(row.tobytes(), len(seen)) for row in np.ascontiguousarray(x)])
 
 
 def _firsts(classes: np.ndarray) -> dict[int, int]:
