@@ -621,9 +621,9 @@ def _fit_memory(
     `UP_ROUNDS` times, until a plan comes out above the limit or the same again; of
     the plans XLA holds within the limit, the one whose collectives cost least as XLA
     runs them (`Compiled.collective_seconds`), the first where they tie, is the plan.
-    One GPT block's train step at 1/4 of replication: the model holds the first plan
-    (140.2 µs of collectives) in 96780 bytes and XLA in 85764; asked for 112883, the
-    model gives Megatron's plan (130.2 µs), which it holds in 100748 and XLA in
+    One GPT block's train step at 1/4 of replication: XLA holds the first plan (140.2
+    µs of collectives) well below the limit; asked for 112883 bytes, the model gives
+    one as cheap as Megatron's (130.2 µs), which it holds in 108940 and XLA in
     93892."""
     asked, over, none = limit, None, None
     measured: list[int] = []
