@@ -248,12 +248,12 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         local = _Local(p)
         repairing, starts = 0.0, 0
         for shares in (True, False):
-            found, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline, shares)
+            priced, near = _lagrangian(p, over[0], plan_cost(p, choice) * SCALE, deadline, shares)
             began = time.perf_counter()
-            if found is not None and not _past(deadline):  # (the first reset builds `local`)
-                found = _improve(local.reset(found), deadline)
-                if start is None or plan_cost(p, found) < plan_cost(p, start):
-                    start = found
+            if priced is not None and not _past(deadline):  # (the first reset builds `local`)
+                priced = _improve(local.reset(priced), deadline)
+                if start is None or plan_cost(p, priced) < plan_cost(p, start):
+                    start = priced
             for plan in near:
                 start = _cheaper(local, start, plan, deadline)
             repairing += time.perf_counter() - began
@@ -396,12 +396,10 @@ class _Model:
         """Per pair, the first strategy of `g` in each class, and of `h`."""
         held: dict[tuple[int, int], dict[bytes, np.ndarray]] = {}
         """Each pair's distinct copy sizes at the memory points."""
-        contents: dict[int, bytes] = {}  # (a copy's matrix is one object at many points)
+        content = _contents()
         for point in p.points:
             for pair, sizes in point.pairs.items():
-                if (key := contents.get(id(sizes))) is None:
-                    key = contents[id(sizes)] = sizes.tobytes()
-                held.setdefault(pair, {})[key] = sizes
+                held.setdefault(pair, {})[content(sizes)] = sizes
         for link in (link for bucket in p.buckets for link in bucket.links):
             for pair, runs in link.pairs.items():  # (its marks split classes as sizes do)
                 held.setdefault(pair, {})[runs.tobytes()] = runs
@@ -802,8 +800,6 @@ class _Local:
     def _rows(self, terms: list[dict], pairs: list[dict]) -> list[_Rows]:
         """Per group, the rows of those given (a row's own terms by group, and its
         pairs) that it is in."""
-        import numpy as np
-
         own: list[dict[int, np.ndarray]] = [{} for _ in self.sizes]
         along: list[dict[int, list]] = [{} for _ in self.sizes]
         for k, (row, row_pairs) in enumerate(zip(terms, pairs, strict=True)):
@@ -812,13 +808,7 @@ class _Local:
             for (g, h), m in row_pairs.items():
                 along[g].setdefault(h, []).append((k, m, False))
                 along[h].setdefault(g, []).append((k, m, True))
-        contents: dict[int, bytes] = {}  # (a copy's matrix is one object at many points)
-
-        def content(m: np.ndarray) -> bytes:
-            if (found := contents.get(id(m))) is None:
-                found = contents[id(m)] = np.asarray(m, dtype=float).tobytes()
-            return found
-
+        content = _contents()
         return [
             _Rows(n, o, a, content) for n, o, a in zip(self.sizes, own, along, strict=True)
         ]
@@ -1050,6 +1040,22 @@ def coarsen(p: Problem, rep: list[int]) -> tuple[Problem, list[int]]:
             joined.links.append(moved)
         q.buckets.append(joined)
     return q, back
+
+
+def _contents() -> Callable[[np.ndarray], bytes]:
+    """A matrix's entries as bytes (of floats), read once per object: a copy's sizes are
+    one object at every memory point it lives through (`Sums`), so equal matrices are
+    told apart by content at the cost of telling distinct objects apart."""
+    import numpy as np
+
+    seen: dict[int, tuple[bytes, np.ndarray]] = {}  # (the matrix kept: its id stays its own)
+
+    def content(m: np.ndarray) -> bytes:
+        if (found := seen.get(id(m))) is None:
+            found = seen[id(m)] = (np.asarray(m, dtype=float).tobytes(), m)
+        return found[0]
+
+    return content
 
 
 def _row_classes(x: np.ndarray) -> np.ndarray:
