@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from itertools import product
 from math import inf, isfinite
 from pathlib import Path
@@ -44,6 +45,7 @@ from xshard.transforms.propagation.auto.ilp import (
     solve,
 )
 from xshard.transforms.propagation.auto.min_sum import MinSum
+from xshard.transforms.propagation.auto.neighbourhoods import Neighbourhoods, _most
 from xshard.transforms.propagation.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
 from xshard.transforms.simplify.combine_collectives import CombineCollectivesPass
@@ -583,6 +585,90 @@ def test_a_coarsened_plan_costs_and_holds_what_it_does_uncoarsened(
         spread = [plan[back[g]] for g in range(len(p.linear))]
         assert plan_cost(coarse, list(plan)) == pytest.approx(plan_cost(p, spread))
         assert coarse.peak(list(plan)) == p.peak(spread)
+
+
+
+@settings(max_examples=500, deadline=None)
+@given(problems(), st.data())
+def test_a_program_within_a_neighbourhood_prices_and_holds_its_plans_as_the_whole(
+    p: Problem, data: st.DataObject
+) -> None:
+    """Any plan, a limit just above its peak, any groups set free: every plan of the free groups
+    costs the same less in `within` as spread over the plan (the pairs with held
+    groups, the buckets they run), and holds at its peak what the whole program holds
+    at the points of free groups that some plan holds over the limit (the others
+    never bind)."""
+    plan = data.draw(st.tuples(*(st.integers(0, len(row) - 1) for row in p.linear)))
+    assume(isfinite(plan_cost(p, list(plan))))
+    p.limit = p.peak(list(plan)) + data.draw(st.integers(0, 3))  # (most points may break it)
+    held_two = max(1, len(plan) - 2)  # (pairs of held groups at the points)
+    free = sorted(data.draw(st.sets(st.sampled_from(range(len(plan))), min_size=1, max_size=held_two)))
+    q = Neighbourhoods(p).within(list(plan), free)
+    breakable = [
+        point
+        for point in p.points
+        if _most(point) > p.limit
+        and any(g in free for pair in [*point.terms, *point.pairs] for g in np.atleast_1d(pair))
+    ]
+    differences = set()
+    for sub in product(*(range(len(p.linear[g])) for g in free)):
+        spread = list(plan)
+        for g, a in zip(free, sub, strict=True):
+            spread[g] = a
+        whole, part = plan_cost(p, spread), plan_cost(q, list(sub))
+        assert isfinite(whole) == isfinite(part)
+        if isfinite(whole):
+            differences.add(round(whole - part, 9))
+        assert q.peak(list(sub)) == max((point.bytes(spread) for point in breakable), default=0)
+    assert len(differences) <= 1
+
+
+def _four_in_a_row(limit: int) -> Problem:
+    """Four groups in a chain, each 3 seconds on its strategy 0 and 1 on its 1, 5 for
+    each neighbour that disagrees; the last group's 1 holds 10 bytes."""
+    p = Problem(limit=limit)
+    for _ in range(4):
+        p.add_group(2)
+    p.linear = [[3.0, 1.0] for _ in range(4)]
+    for g in range(3):
+        p.add_pair(g, g + 1, np.array([[0.0, 5.0], [5.0, 0.0]]))
+    p.points = [MemoryPoint(0, {3: [0, 10]})]
+    return p
+
+
+def test_a_neighbourhood_moves_groups_that_one_at_a_time_cannot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`_four_in_a_row` at 5 bytes, from all strategies 0 (12 s): any one group alone moving to 1
+    pays 5 or 10 to disagree and saves 2, so `_improve` keeps the plan; three groups
+    moving together (11 s: 3 + 5 + 3 on the way) save 1, which a neighbourhood of three
+    finds, and then no cheaper plan fits: the solve's optimum."""
+    p = _four_in_a_row(5)
+    assert ilp._improve(ilp._Local(p).reset([0, 0, 0, 0]), None) == [0, 0, 0, 0]
+    monkeypatch.setattr("xshard.transforms.propagation.auto.neighbourhoods.SIZE", 3)
+    found = Neighbourhoods(p).improve([0, 0, 0, 0], time.perf_counter() + 60)
+    assert (found, plan_cost(p, found)) == ([1, 1, 1, 0], 11.0)
+    assert solve(p).choice == found
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems(), st.data(), st.integers(1, 3))
+def test_neighbourhoods_never_make_a_plan_dearer_nor_break_the_limit(
+    p: Problem, data: st.DataObject, size: int
+) -> None:
+    """From any plan within the limit, with neighbourhoods of `size` groups at first:
+    the plan found costs no more, has no forbidden pair, fits, and costs no less than
+    the optimum."""
+    if p.limit is None:
+        p.limit = data.draw(st.integers(5, 60))
+    plan = list(data.draw(st.tuples(*(st.integers(0, len(row) - 1) for row in p.linear))))
+    assume(isfinite(plan_cost(p, plan)) and p.peak(plan) <= p.limit)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("xshard.transforms.propagation.auto.neighbourhoods.SIZE", size)
+        found = Neighbourhoods(p).improve(plan, time.perf_counter() + 60)
+    assert plan_cost(p, found) <= plan_cost(p, plan) + 1e-12
+    assert isfinite(plan_cost(p, found)) and p.peak(found) <= p.limit
+    assert plan_cost(p, found) >= solve(p).cost - 1e-9
 
 
 INDEPENDENT = """func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: tensor<8x8xf32>)

@@ -221,7 +221,11 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     limit (`_improve`); or, where cheaper, a plan of a
     lower price brought within the limit (`_repair`) and improved; or, where cheaper,
     the LP relaxation's plan with the rows of the points that plan breaks most
-    (`_Model.relaxed`), repaired and improved. The memory points
+    (`_Model.relaxed`, in at most `RELAXED_SHARE` of the time left), repaired and
+    improved. Under a time limit the start is then made cheaper a few dozen groups at a
+    time (`neighbourhoods.py`, in `NEIGHBOURHOOD_SHARE` of the time left): a large
+    program's MIP seldom closes in time, and one group at a time misses the changes
+    several groups must make together. The memory points
     are constraints added as plans break them (`LAZY_POINTS` at a time, the most
     exceeded first), each round solving again from the start: most points never
     bind, and each one left out makes the program smaller. A plan that breaks none is
@@ -261,10 +265,14 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         # time to repair the last round's plan: what making one start took
         reserve = repairing / starts
         model.add_points(over[:LAZY_POINTS])
-        rounded, found = model.relaxed(None if deadline is None else deadline - reserve)
+        rounded, found = model.relaxed(_share(deadline, reserve, RELAXED_SHARE))
         bound = max((b for b in (bound, found) if b is not None), default=None)
         if rounded is not None and isfinite(plan_cost(p, rounded)):
             start = _cheaper(local, start, rounded, deadline)
+        if start is not None and deadline is not None:
+            from xshard.transforms.propagation.auto.neighbourhoods import Neighbourhoods
+
+            start = Neighbourhoods(p).improve(start, _share(deadline, reserve, NEIGHBOURHOOD_SHARE))
         while choice is not None and over:
             choice, found = model.mip(None if deadline is None else deadline - reserve, start)
             bound = max((b for b in (bound, found) if b is not None), default=None)
@@ -290,6 +298,13 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     return Solution(choice, cost, p.peak(choice), time.perf_counter() - begin, gap)
 
 
+RELAXED_SHARE = 0.5
+"""The share of the time left (but a repair's) that the LP relaxation may take: on the
+GPT train steps of 4 and 12 layers at 1/4 of replication it is not solved in 30 s, and
+the neighbourhoods need the time."""
+NEIGHBOURHOOD_SHARE = 2 / 3
+"""The share of the time left then (but a repair's) that the neighbourhoods may take;
+the memory rounds have the rest."""
 LAZY_POINTS = 8
 """The memory points `solve` adds in a round."""
 MIP_REL_GAP = 1e-4
@@ -355,6 +370,12 @@ def _quick(p: Problem) -> list[int] | None:
         return None
     plan = _improve(local, time.perf_counter() + QUICK_SECONDS)
     return plan if isfinite(plan_cost(p, plan)) else None
+
+
+def _share(deadline: float | None, reserve: float, share: float) -> float | None:
+    """The deadline of a step that may take `share` of the time left but `reserve`."""
+    now = time.perf_counter()
+    return None if deadline is None else now + (deadline - reserve - now) * share
 
 
 def _past(deadline: float | None) -> bool:
