@@ -395,6 +395,27 @@ def test_a_solve_out_of_time_gives_its_start_and_its_gap(monkeypatch: pytest.Mon
         solve(_hand_problem(5), time_limit=2.5)
 
 
+
+def test_no_memory_round_starts_with_less_time_left_than_its_lp_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`_hand_problem` at 15 bytes, its plan without memory rows taking 1 s of a 2.5 s
+    solve (HiGHS's 1 s overrun reserved): the start is made with 0.5 s left, less than a
+    round's LP would take, so no round runs (HiGHS would run past its limit), and the
+    start is the plan."""
+    real = ilp._unlimited
+
+    def slow(model: ilp._Model, deadline: float | None) -> tuple[list[int] | None, float | None]:
+        time.sleep(1.0)
+        return real(model, deadline)
+
+    rounds = []
+    monkeypatch.setattr(ilp, "_unlimited", slow)
+    monkeypatch.setattr(ilp._Model, "mip", lambda self, *a: rounds.append(a) or (None, None))
+    best = solve(_hand_problem(15), time_limit=2.5)
+    assert (rounds, best.choice, best.memory) == ([], [1, 1, 1], 14)
+    assert best.seconds < 2.5
+
 @st.composite
 def problems(draw: st.DrawFn) -> Problem:
     """Up to 4 groups of up to 4 strategies, pair costs whose rows and columns repeat

@@ -74,10 +74,11 @@ class Neighbourhoods:
         self.joined[h].add(g)
 
     def improve(self, choice: list[int], deadline: float) -> list[int]:
-        """`choice` (within the limit, which the problem must have) made cheaper, a neighbourhood at a time, until
-        the deadline or a neighbourhood as large as the program: seeds in order of
-        what they cost, each skipped that an earlier neighbourhood of the pass held;
-        a cheaper plan starts the pass again, a pass with none doubles the size."""
+        """`choice` (within the limit, which the problem must have) made cheaper, a
+        neighbourhood at a time, until the deadline or a neighbourhood as large as the
+        program: seeds in order of what they cost, each skipped that an earlier
+        neighbourhood of the pass held; a cheaper plan starts the pass again, a pass
+        with none doubles the size."""
         choice = list(choice)
         cost = plan_cost(self.p, choice)
         size = SIZE
