@@ -131,10 +131,11 @@ class Neighbourhoods:
                 continue
             taken.add(g)
             grown.append(g)
+            far = d + len(self.joined[g])
             for h in self.joined[g]:
-                if d + len(self.joined[g]) < dist.get(h, d + len(self.joined[g]) + 1):
-                    dist[h] = d + len(self.joined[g])
-                    heapq.heappush(heap, (dist[h], h))
+                if h not in dist or far < dist[h]:
+                    dist[h] = far
+                    heapq.heappush(heap, (far, h))
         return sorted(grown)
 
     def _solve(self, choice: list[int], free: list[int], deadline: float) -> list[int] | None:
