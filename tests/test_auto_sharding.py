@@ -45,7 +45,7 @@ from xshard.transforms.propagation.auto.ilp import (
     solve,
 )
 from xshard.transforms.propagation.auto.min_sum import MinSum
-from xshard.transforms.propagation.auto.neighbourhoods import Neighbourhoods, _most
+from xshard.transforms.propagation.auto.neighbourhoods import Neighbourhoods
 from xshard.transforms.propagation.auto.strategies import op_options, value_layouts
 from xshard.transforms.propagation.sharding_propagation import rule_of
 from xshard.transforms.simplify.combine_collectives import CombineCollectivesPass
@@ -628,7 +628,7 @@ def test_a_program_within_a_neighbourhood_prices_and_holds_its_plans_as_the_whol
     breakable = [
         point
         for point in p.points
-        if _most(point) > p.limit
+        if point.most() > p.limit
         and any(g in free for pair in [*point.terms, *point.pairs] for g in np.atleast_1d(pair))
     ]
     differences = set()

@@ -110,6 +110,14 @@ class MemoryPoint:
             + sum(int(m.min()) for m in self.pairs.values())
         )
 
+    def most(self) -> int:
+        """An upper bound: each term at its most."""
+        return (
+            self.base
+            + sum(max(m) for m in self.terms.values())
+            + sum(int(m.max()) for m in self.pairs.values())
+        )
+
 
 @dataclass
 class Link:
@@ -243,13 +251,13 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     begin = time.perf_counter()
     deadline = None if time_limit is None else begin + time_limit
     model = _Model(p)
-    began = time.perf_counter()
+    unlimited_from = time.perf_counter()
     choice, bound = _unlimited(model, deadline)
     start = None
     checked = time.perf_counter()
     # a memory round presolves and solves at least the LP `_unlimited` did: with less
     # time left, HiGHS runs past its limit (4.2 s for 2.8 on the scanned 12-layer GPT)
-    least_round = checked - began
+    least_round = checked - unlimited_from
     if p.limit is not None and choice is not None and (over := _broken(p, choice)):
         if deadline is not None:  # time to check the last plan and measure its peak
             deadline -= 2 * (time.perf_counter() - checked) + HIGHS_OVERRUN

@@ -62,7 +62,7 @@ class Neighbourhoods:
                     self.buckets_of[h].add(b)
         self.points_of: list[set[int]] = [set() for _ in range(n)]
         for k, point in enumerate(p.points):
-            if p.limit is not None and _most(point) > p.limit:  # (else it never binds)
+            if p.limit is not None and point.most() > p.limit:  # (else it never binds)
                 for g in point.terms:
                     self.points_of[g].add(k)
                 for g, h in point.pairs:
@@ -225,11 +225,3 @@ def _link_within(link: Link, choice: list[int], at: dict[int, int]) -> Link:
             kept.always = True
     return kept
 
-
-def _most(point: MemoryPoint) -> float:
-    """An upper bound of the point's bytes: each term at its most."""
-    return (
-        point.base
-        + sum(max(per) for per in point.terms.values())
-        + sum(float(m.max()) for m in point.pairs.values())
-    )
