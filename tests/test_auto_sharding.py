@@ -416,6 +416,36 @@ def test_no_memory_round_starts_with_less_time_left_than_its_lp_took(
     assert (rounds, best.choice, best.memory) == ([], [1, 1, 1], 14)
     assert best.seconds < 2.5
 
+def test_no_relaxation_starts_with_less_time_than_it_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`_hand_problem` at 15 bytes, its plan without memory rows taking 0.5 s of a 6 s
+    solve: the relaxation's share of what is left (half of about 4.5 s) is under
+    `SOLVED_TIMES` its LP's time, so the relaxation with memory rows is not run, and
+    the plan is the start's, as when it runs."""
+    real = ilp._unlimited
+    relaxed = ilp._Model.relaxed
+    p = _hand_problem(15)
+    after = []
+
+    def slow(model: ilp._Model, deadline: float | None) -> tuple[list[int] | None, float | None]:
+        time.sleep(0.5)
+        found = real(model, deadline)
+        after.append("unlimited")
+        return found
+
+    def relax(model: ilp._Model, deadline: float | None) -> tuple[list[int] | None, float | None]:
+        if after and model.p is p:
+            after.append("relaxed")
+        return relaxed(model, deadline)
+
+    monkeypatch.setattr(ilp, "_unlimited", slow)
+    monkeypatch.setattr(ilp._Model, "relaxed", relax)
+    best = solve(p, time_limit=6)
+    assert (after, best.choice, best.memory) == (["unlimited"], [1, 1, 1], 14)
+    assert (solve(p, time_limit=6 + 20 * ilp.SOLVED_TIMES).choice, after[-1]) == ([1, 1, 1], "relaxed")
+
+
 @st.composite
 def problems(draw: st.DrawFn) -> Problem:
     """Up to 4 groups of up to 4 strategies, pair costs whose rows and columns repeat

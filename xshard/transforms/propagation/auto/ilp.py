@@ -229,9 +229,11 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     limit (`_improve`); or, where cheaper, a plan of a
     lower price brought within the limit (`_repair`) and improved; or, where cheaper,
     the LP relaxation's plan with the rows of the points that plan breaks most
-    (`_Model.relaxed`, in at most `RELAXED_SHARE` of the time left), repaired and
-    improved. Under a time limit the start is then made cheaper a few dozen groups at a
-    time (`neighbourhoods.py`, in `NEIGHBOURHOOD_SHARE` of the time left): a large
+    (`_Model.relaxed`, in at most `RELAXED_SHARE` of the time left, and only where
+    that is `SOLVED_TIMES` the first LP's), repaired and improved. Under a time limit
+    the start is then made cheaper a few dozen groups at a time (`neighbourhoods.py`,
+    in `NEIGHBOURHOOD_SHARE` of the time left, or all of it where the rest would be
+    under `SOLVED_TIMES` the first LP's): a large
     program's MIP seldom closes in time, and one group at a time misses the changes
     several groups must make together. The memory points
     are constraints added as plans break them (`LAZY_POINTS` at a time, the most
@@ -277,15 +279,17 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
         # time to repair the last round's plan: what making one start took
         reserve = repairing / starts
         model.add_points(over[:LAZY_POINTS])
-        rounded, found = model.relaxed(_share(deadline, reserve, RELAXED_SHARE))
-        bound = max((b for b in (bound, found) if b is not None), default=None)
-        if rounded is not None and isfinite(plan_cost(p, rounded)):
-            start = _cheaper(local, start, rounded, deadline)
+        relaxing = _share(deadline, reserve, RELAXED_SHARE)
+        if relaxing is None or relaxing - time.perf_counter() >= SOLVED_TIMES * least_round:
+            rounded, found = model.relaxed(relaxing)
+            bound = max((b for b in (bound, found) if b is not None), default=None)
+            if rounded is not None and isfinite(plan_cost(p, rounded)):
+                start = _cheaper(local, start, rounded, deadline)
         if start is not None and deadline is not None:
             from xshard.transforms.propagation.auto.neighbourhoods import Neighbourhoods
 
             end = _share(deadline, reserve, NEIGHBOURHOOD_SHARE)
-            if end is not None and deadline - reserve - end < least_round:
+            if end is not None and deadline - reserve - end < SOLVED_TIMES * least_round:
                 end = deadline - reserve  # (no time for a round after them)
             start = Neighbourhoods(p).improve(start, end)
         while choice is not None and over:
@@ -315,6 +319,12 @@ def solve(p: Problem, time_limit: float | None = None) -> Solution:
     return Solution(choice, cost, p.peak(choice), time.perf_counter() - begin, gap)
 
 
+SOLVED_TIMES = 10
+"""How many times the first LP's time a program with memory rows needs, at least, to
+be solved: with less time left the relaxation and the memory rounds are skipped, and
+the neighbourhoods take it (on the scanned 4-layer GPT at 1/4 the relaxation took
+7.8 s of 30 unsolved, and the neighbourhoods' 7.8 s left the plan at 676.5 µs; with
+its time and the rounds' they take 16.4 s, and bring it to 536.5)."""
 RELAXED_SHARE = 0.5
 """The share of the time left (but a repair's) that the LP relaxation may take: on the
 GPT train steps of 4 and 12 layers at 1/4 of replication it is not solved in 30 s, and
