@@ -416,6 +416,7 @@ def test_no_memory_round_starts_with_less_time_left_than_its_lp_took(
     assert (rounds, best.choice, best.memory) == ([], [1, 1, 1], 14)
     assert best.seconds < 2.5
 
+
 def test_no_relaxation_starts_with_less_time_than_it_needs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
