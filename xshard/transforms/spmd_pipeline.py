@@ -32,6 +32,7 @@ from xshard.transforms.export.entry import entry_function
 from xshard.transforms.partition.shard_partition import ArgumentMode, ShardPartitionPass
 from xshard.transforms.paused_collector import paused_collector
 from xshard.transforms.propagation.auto.auto_sharding import AutoShardingPass
+from xshard.transforms.propagation.auto.buckets import gather_bucket_bytes
 from xshard.transforms.propagation.sharding_propagation import (
     ShardingPropagationPass,
     Strategy,
@@ -69,11 +70,6 @@ class LowerTcpIfPresentPass(ModulePass):
             _tcp_to_stablehlo.ConvertTcpToStablehloPass().apply(ctx, op)
 
 
-BUCKET_SHARE = 32
-"""Under auto-sharding's memory limit, each of shard-simplify's buckets carries at most
-this share of it (`SpmdPipelinePass.bucket_bytes`)."""
-
-
 @dataclass(frozen=True)
 class SpmdPipelinePass(ModulePass):
     """Every phase: global program to StableHLO.
@@ -86,7 +82,9 @@ class SpmdPipelinePass(ModulePass):
     (default) | true: true chooses every value's layout with `auto-sharding` (under
     `memory-limit`, bytes per device, each solve within `time-limit` seconds if given)
     instead of propagating the annotations (shard-simplify's buckets then hold at
-    most 1/32 of the limit each),
+    most 1/32 of the limit each), `report` = false (default) | true: auto-sharding's
+    report of each plan it makes (its modeled cost and memory, decisions and solve
+    time) to stderr,
     `overlap` = none (default) | broadcast | ring | auto: shard-decompose-all-gather's
     strategy, after shard-simplify, to overlap an all_gather with the matmul consuming
     it; `verify-each` = false (default) | true: verify the module after every phase,
@@ -103,6 +101,7 @@ class SpmdPipelinePass(ModulePass):
     auto_sharding: bool = False
     memory_limit: int | None = None
     time_limit: int | float | None = None
+    report: bool = False
     overlap: Overlap = "none"
     verify_each: bool = False
 
@@ -124,18 +123,15 @@ class SpmdPipelinePass(ModulePass):
         )
 
     def bucket_bytes(self) -> int:
-        """shard-simplify's largest bucket: under auto-sharding's memory limit, 1 /
-        `BUCKET_SHARE` of it. A bucket is live whole at one point (its pieces
-        concatenated, and an all_gather's gathered whole), which the plan's memory
-        model does not see: on the 4-layer GPT train step at 1/4 of replication, XLA
-        held the plan in 423172 bytes with 32 MiB buckets, 309700 with these."""
-        if self.auto_sharding and self.memory_limit is not None:
-            return max(1, self.memory_limit // BUCKET_SHARE)
+        """shard-simplify's largest bucket: under auto-sharding's memory limit, the share
+        of it the plan was priced with (`gather_bucket_bytes`)."""
+        if self.auto_sharding:
+            return gather_bucket_bytes(self.memory_limit)
         return ShardSimplifyPass.bucket_bytes
 
     def layout_passes(self) -> tuple[ModulePass, ...]:
         if self.auto_sharding:
-            return (AutoShardingPass(self.memory_limit, time_limit=self.time_limit),)
+            return (AutoShardingPass(self.memory_limit, self.report, time_limit=self.time_limit),)
         if self.propagate:
             return (ShardingPropagationPass(self.traversal, self.strategy),)
         return ()

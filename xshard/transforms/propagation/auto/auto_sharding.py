@@ -48,7 +48,8 @@ returned partial value is settled). A user's result annotation that differs from
 chosen layout reads the chosen one, i.e. it becomes a reshard.
 
 Options: `memory-limit` (bytes per device; default: none), `report` (default false):
-print each function's modeled cost, memory, decision count and solver time to stderr;
+print each function's modeled cost, memory, decision count and solver time to stderr
+(and the limit, where one is given);
 `tie-repeats` (default true): tie the decisions of repeats (false: one per op, which
 may find a cheaper plan that lays out alike layers apart, at a longer solve);
 `time-limit` (seconds; default none): the solve gives the best plan it has found by
@@ -105,6 +106,7 @@ from xshard.transforms.propagation.auto.buckets import (
     Key,
     Priced,
     follows,
+    gather_bucket_bytes,
     price,
 )
 from xshard.transforms.propagation.auto.ilp import (
@@ -297,6 +299,8 @@ class _Planner:
         self.grid = grid
         self.model = model
         self.problem = Problem(limit=limit)
+        self.gathered = gather_bucket_bytes(limit)
+        """shard-simplify's bucket for the all_gathers and reduce_scatters that follow."""
         self.sources: dict[SSAValue, Source] = {}
         self.options: dict[Operation, tuple[int, list[ShardingOption], ShardingRule]] = {}
         """Each decided op: its group and its option under each of the group's strategies."""
@@ -331,7 +335,7 @@ class _Planner:
         self.bitcasts: set[SSAValue] = set()
         """The values that lie in another's buffer (`_bitcasts`), once `memory_points` ran."""
         self.bucketed: list[tuple[Operation, SSAValue, Key, float, Spread]] = []
-        """Each edge (reader, value) that may run an all_reduce: its bucket key, its
+        """Each edge (reader, value) that may run a combined collective: its bucket key, its
         weight, and where it runs one (1.0) over the choices deciding its layouts. The
         buckets are made once every edge is known (`add_buckets`)."""
 
@@ -1001,7 +1005,9 @@ class _Planner:
         key = (src, dst, value.type)
         if key not in self.costs:
             free = src == dst or _slices(src, dst)  # (and zeros, for a partial `dst`)
-            self.costs[key] = FREE if free else price(self.model, src, dst, value, self.grid)
+            self.costs[key] = (
+                FREE if free else price(self.model, src, dst, value, self.grid, self.gathered)
+            )
         return self.costs[key]
 
     def edge(self, reader: Operation, value: SSAValue, src: Source, dst: Source) -> None:
@@ -1021,7 +1027,7 @@ class _Planner:
             self.bucketed.append((reader, value, key, self.weight, runs))
 
     def add_buckets(self) -> None:
-        """The edges of a block that may run an all_reduce of one key: one `Bucket`,
+        """The edges of a block that may run a collective of one key: one `Bucket`,
         each edge a link following the edges it follows whatever the plan (`follows`)."""
         keyed: dict[tuple[Block | None, Key], list[int]] = {}
         for k, (reader, _, key, _, _) in enumerate(self.bucketed):
@@ -1030,7 +1036,7 @@ class _Planner:
             assert block is not None
             at = {op: i for i, op in enumerate(block.ops)}
             ks.sort(key=lambda k: at[self.bucketed[k][0]])
-            latency = self.model.collective_latency("all_reduce", key[0], self.grid)
+            latency = self.model.collective_latency(key[0], key[1], self.grid)  # type: ignore[arg-type]
             bucket = Bucket(self.bucketed[ks[0]][3] * latency)
             after = follows(block, [self.bucketed[k][:2] for k in ks])
             for k, before in zip(ks, after, strict=True):
@@ -1202,6 +1208,8 @@ class AutoShardingPass(ModulePass):
             if self.report:
                 cost = solution.cost + planner.fixed_cost
                 gap = f" (time limit: within {solution.gap:.2%} of optimal)" if solution.gap else ""
+                if self.memory_limit is not None:
+                    gap += f", under memory-limit={self.memory_limit}"
                 print(
                     f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
                     f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
