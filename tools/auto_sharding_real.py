@@ -11,6 +11,7 @@ import io
 import math
 import re
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -53,6 +54,8 @@ CALLS = 20
 _REPORT = re.compile(
     r"cost (\S+) s, (\d+) bytes per device, (\d+) decisions .*\((\d+) once repeats are tied\), "
     r"solved in (\S+) s(?: \(time limit: within (\S+) of optimal\))?"
+    r"(?:, under memory-limit=(\d+))?$",
+    re.MULTILINE,
 )
 
 
@@ -72,14 +75,36 @@ def _replicated_memory(program: JaxProgram, mesh: Mesh) -> int:
 
 
 def _auto(program: JaxProgram, limit: int | None, time_limit: float | None) -> Any:
-    """`xshard.jit` of the program given only its batch, auto-sharded under `limit`."""
+    """`xshard.jit` of the program given only its batch, auto-sharded under `limit`,
+    reporting each plan it makes (`_lower_reported`)."""
     return xshard.jit(
         program.fn,
         in_shardings=program.batch_only(),
         auto_sharding=True,
         memory_limit=limit,
         time_limit=time_limit,
+        report=True,
     )
+
+
+def _lower_reported(jitted: Any, program: JaxProgram) -> tuple[Any, float, re.Match[str]]:
+    """`_lower` of an `_auto` program, and auto-sharding's report of the plan it made:
+    of the plans `xshard.jit` made to hold the limit, the one asked for the memory-limit
+    the program was made with (the others' reports go to stderr)."""
+    reports = io.StringIO()
+    with contextlib.redirect_stderr(reports):
+        lowered, seconds = _lower(jitted, program)
+    asked = lowered.options.get("memory_limit")
+    found = None
+    for line in reports.getvalue().splitlines():
+        report = _REPORT.search(line)
+        if report is not None and report.group(7) == (None if asked is None else str(asked)):
+            found = report
+        else:
+            print(line, file=sys.stderr)
+    if found is None:
+        raise BridgeError("auto-sharding made no plan (no mesh)")
+    return lowered, seconds, found
 
 
 def _hand(program: JaxProgram) -> Any:
@@ -99,19 +124,14 @@ def _step_ms(compiled: Any, args: Sequence[Any]) -> float:
     return 1e3 * statistics.median(times)
 
 
-def _model(
-    program: JaxProgram, in_shardings: Any, limit: int | None, time_limit: float | None = None
-) -> str:
-    """The ILP's report for the program as `xshard.jit` imports it (the same plan);
-    with `in_shardings` None, the report prices the hand plan: the program's own
-    shardings, propagated as `xshard.jit` propagates them, so that every value's layout is
-    fixed and the ILP picks only each op's cheapest option between them."""
-    hand = in_shardings is None
-    jitted = program.jitted() if hand else jax.jit(program.fn, in_shardings=in_shardings)
-    ctx, module = _imported(jitted, program, hand)
+def _hand_model(program: JaxProgram) -> str:
+    """The ILP's report pricing the hand plan: the program's own shardings, propagated
+    as `xshard.jit` propagates them, so that every value's layout is fixed and the ILP
+    picks only each op's cheapest option between them."""
+    ctx, module = _imported(program.jitted(), program, True)
     out = io.StringIO()
     with contextlib.redirect_stderr(out):
-        AutoShardingPass(memory_limit=limit, report=True, time_limit=time_limit).apply(ctx, module)
+        AutoShardingPass(report=True).apply(ctx, module)
     return out.getvalue()
 
 
@@ -170,8 +190,8 @@ def real_rows(
     fractions: Sequence[int | None] = FRACTIONS,
     time_limit: float | None = None,
 ) -> None:
-    """The table's rows; with `time_limit`, each solve gives its best plan by then (the
-    model's figures then come from a second solve, which may stop at another plan)."""
+    """The table's rows; with `time_limit`, each solve gives its best plan by then. An
+    auto row's model figures are the report of the plan it runs."""
     mesh = mesh_2x4()
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
@@ -181,13 +201,12 @@ def real_rows(
         replicated = _replicated_memory(program, mesh)
         _print({"program": name, "plan": "replicated, jax.jit", "XLA memory (B)": f"{replicated}"})
         hand = _hand(program)
-        priced = _REPORT.search(_model(program, None, None))
+        priced = _REPORT.search(_hand_model(program))
         assert priced is not None
         modeled = {"modeled (s)": priced.group(1), "predicted (B)": priced.group(2)}
         for plan, jitted in (("hand, jax.jit", program.jitted()), ("hand, xshard.jit", hand)):
             measured = _measure(*_lower(jitted, program), program, want)
             _print({"program": name, "plan": plan, **modeled, **measured})
-        batch = program.batch_only()
         for fraction in fractions:
             limit = None if fraction is None else replicated // fraction
             row = {
@@ -196,13 +215,11 @@ def real_rows(
                 "limit (B)": f"{limit or '-'}",
             }
             try:
-                auto = _auto(program, limit, time_limit)
-                lowered, lower_seconds = _lower(auto, program)
+                lowered, lower_seconds, found = _lower_reported(
+                    _auto(program, limit, time_limit), program
+                )
                 asked = lowered.options.get("memory_limit")
-                found = _REPORT.search(_model(program, batch, asked, time_limit))
-                if found is None:
-                    raise BridgeError("auto-sharding made no plan (no mesh)")
-                cost, peak, decisions, tied, seconds, gap = found.groups()
+                cost, peak, decisions, tied, seconds, gap = found.groups()[:6]
                 row |= {
                     "asked (B)": f"{asked or '-'}",
                     "modeled (s)": cost,
@@ -273,7 +290,7 @@ def hand_in_auto(name: str, fraction: int | None) -> None:
     program = _program(name, mesh)
     limit = None if fraction is None else _replicated_memory(program, mesh) // fraction
     planner, choice = hand_choice(program, limit)
-    priced = _REPORT.search(_model(program, None, None))
+    priced = _REPORT.search(_hand_model(program))
     assert priced is not None
     print(f"{name}, memory-limit={limit} (1/{fraction or 1} of replication)")
     print()
