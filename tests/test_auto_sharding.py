@@ -991,9 +991,9 @@ def test_a_reshard_two_readers_share_lives_between_them(
     gathered operand. At `%c`: the split arguments (4 KiB) and result (2 KiB, held for
     the whole call), gathered W and gathered `%b` (16 KiB each), `%b` and `%c` split
     (2 KiB each): 43008 bytes, where counting each copy only at its reader gave
-    26624. (Under a limit: the cheapest plan gathers `%x` and W at once, 55296 bytes.)"""
+    26624."""
     module = parse(REUSED_GATHER)
-    AutoShardingPass(50000, report=True).apply(xshard_context(), module)
+    AutoShardingPass(report=True).apply(xshard_context(), module)
     assert ", 43008 bytes per device," in capsys.readouterr().err
     ShardPartitionPass().apply(xshard_context(), module)
     gathers = [op for op in entry(module).walk() if op.name == "shard.all_gather"]

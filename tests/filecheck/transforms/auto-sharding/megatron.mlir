@@ -8,6 +8,8 @@
 // RUN: xshard-opt %s -p 'auto-sharding{memory-limit=65535 report=true time-limit=60.5}' 2>&1 | filecheck %s
 // RUN: xshard-opt %s -p auto-sharding | filecheck %s --check-prefix=FREE
 // RUN: xshard-opt %s -p 'xshard-spmd{auto-sharding=true memory-limit=65535}' | filecheck %s --check-prefix=SPMD
+// xshard-spmd passes `report` on, and the report names the limit the plan was made under:
+// RUN: xshard-opt %s -p 'xshard-spmd{auto-sharding=true memory-limit=65535 report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 shard.grid @tp(shape = 8)
 
 func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>) -> tensor<16x64xf32> {
@@ -23,7 +25,9 @@ func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x
 
 // The all_reduce of the 16x64 f32 output over 8 devices: 14 steps of 5 us on NVLink
 // (a bucket of its own: 4096 / 32 MiB of another bucket's latency on top).
-// CHECK:      auto-sharding @main: cost 7.005e-05 s, 28672 bytes per device, 4 decisions for 4 ops and 2 arguments (4 once repeats are tied), solved in {{[0-9.]+}} s
+// CHECK:      auto-sharding @main: cost 7.005e-05 s, 28672 bytes per device, 4 decisions for 4 ops and 2 arguments (4 once repeats are tied), solved in {{[0-9.]+}} s, under memory-limit=65535{{$}}
+// REPORT:     auto-sharding @main: cost 7.005e-05 s, 28672 bytes per device, 4 decisions for 4 ops and 2 arguments (4 once repeats are tied), solved in {{[0-9.]+}} s, under memory-limit=65535{{$}}
+// REPORT-NOT: auto-sharding
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME:    %[[X:.*]]: tensor<16x64xf32>, %[[W1:.*]]: tensor<64x256xf32>, %[[W2:.*]]: tensor<256x64xf32>
 // CHECK:        %[[S_W1:.*]] = shard.sharding @tp split_axes = {{\[\[}}], [0]] : !shard.sharding

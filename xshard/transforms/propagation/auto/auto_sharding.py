@@ -106,7 +106,6 @@ from xshard.transforms.propagation.auto.buckets import (
     Key,
     Priced,
     follows,
-    gather_bucket_bytes,
     price,
 )
 from xshard.transforms.propagation.auto.ilp import (
@@ -299,8 +298,6 @@ class _Planner:
         self.grid = grid
         self.model = model
         self.problem = Problem(limit=limit)
-        self.gathered = gather_bucket_bytes(limit)
-        """shard-simplify's bucket for the all_gathers and reduce_scatters that follow."""
         self.sources: dict[SSAValue, Source] = {}
         self.options: dict[Operation, tuple[int, list[ShardingOption], ShardingRule]] = {}
         """Each decided op: its group and its option under each of the group's strategies."""
@@ -335,7 +332,7 @@ class _Planner:
         self.bitcasts: set[SSAValue] = set()
         """The values that lie in another's buffer (`_bitcasts`), once `memory_points` ran."""
         self.bucketed: list[tuple[Operation, SSAValue, Key, float, Spread]] = []
-        """Each edge (reader, value) that may run a combined collective: its bucket key, its
+        """Each edge (reader, value) that may run an all_reduce: its bucket key, its
         weight, and where it runs one (1.0) over the choices deciding its layouts. The
         buckets are made once every edge is known (`add_buckets`)."""
 
@@ -1005,9 +1002,7 @@ class _Planner:
         key = (src, dst, value.type)
         if key not in self.costs:
             free = src == dst or _slices(src, dst)  # (and zeros, for a partial `dst`)
-            self.costs[key] = (
-                FREE if free else price(self.model, src, dst, value, self.grid, self.gathered)
-            )
+            self.costs[key] = FREE if free else price(self.model, src, dst, value, self.grid)
         return self.costs[key]
 
     def edge(self, reader: Operation, value: SSAValue, src: Source, dst: Source) -> None:
@@ -1027,7 +1022,7 @@ class _Planner:
             self.bucketed.append((reader, value, key, self.weight, runs))
 
     def add_buckets(self) -> None:
-        """The edges of a block that may run a collective of one key: one `Bucket`,
+        """The edges of a block that may run an all_reduce of one key: one `Bucket`,
         each edge a link following the edges it follows whatever the plan (`follows`)."""
         keyed: dict[tuple[Block | None, Key], list[int]] = {}
         for k, (reader, _, key, _, _) in enumerate(self.bucketed):
@@ -1036,7 +1031,7 @@ class _Planner:
             assert block is not None
             at = {op: i for i, op in enumerate(block.ops)}
             ks.sort(key=lambda k: at[self.bucketed[k][0]])
-            latency = self.model.collective_latency(key[0], key[1], self.grid)  # type: ignore[arg-type]
+            latency = self.model.collective_latency("all_reduce", key[0], self.grid)
             bucket = Bucket(self.bucketed[ks[0]][3] * latency)
             after = follows(block, [self.bucketed[k][:2] for k in ks])
             for k, before in zip(ks, after, strict=True):

@@ -1,28 +1,30 @@
-"""Which reshards' collectives are combined into one, and what a reshard costs once
-they are: how `auto-sharding` prices what follows it.
+"""Which reshards' all_reduces XLA's all-reduce combiner makes one, and what a reshard
+costs once it does: how `auto-sharding` prices what follows it.
 
 XLA combines independent all_reduces over the same groups (the same reduction and
-element type), up to `ALL_REDUCE_BUCKET` bytes, into one; shard-simplify does the same
-for all_gathers and reduce_scatters, up to its bucket (`gather_bucket_bytes`). A
-bucket pays one collective's latency for all of them, and each its own bytes. So a
-data-parallel gradient's all_reduce costs its bytes where the other gradients' come
-with it, not an all_reduce's latency each: the one-layer GPT train step's hand plan
-runs 16 all_reduces as 5, 130.2 µs (priced from XLA's program), which the model
-priced at 640.5 µs, alone, and now at 130.5 µs. Likewise the carries a scanned model
-reshards before its loop are gathered in a few flattened all_gathers (13 gathers of
-the scanned 4-layer GPT's plan at 1/4, priced 15 µs each alone).
+element type), up to `ALL_REDUCE_BUCKET` bytes, into one: the bucket pays one
+all_reduce's latency for all of them, and each its own bytes. So a data-parallel
+gradient's all_reduce costs its bytes where the other gradients' come with it, not
+an all_reduce's latency each: the one-layer GPT train step's hand plan runs 16
+all_reduces as 5, 130.2 µs (priced from XLA's program), which the model priced at
+640.5 µs, alone, and now at 130.5 µs.
 
-The edges (a value read by an op) of one block that may run a collective of one key
-are the links of one `ilp.Bucket`, each following the edges whose reader leads to its
-value whatever the plan (`follows`). The collectives a plan runs need as many
+The edges (a value read by an op) of one block that may run an all_reduce of one
+kind are the links of one `ilp.Bucket`, each following the edges whose reader leads
+to its value whatever the plan (`follows`). The all_reduces a plan runs need as many
 combined ones as the longest chain among them (no two of a chain can be combined,
 and the links of one length are independent): the bucket pays its latency that many
-times. A collective adds its bytes and `size / bucket` of its latency (a bucket
-fills at the limit); one as large as a bucket is never combined and pays its own.
-Fixed classes of independent edges, made before the solve from every edge that may
-run one, priced the hand plan of the one-layer GPT at 250.3 µs in the program given
-only its batch (its all_reduces fell in 15 classes where they alone fall in 4); by
-its chains, 140.3.
+times. An all_reduce adds its bytes and `size / ALL_REDUCE_BUCKET` of its latency (a
+bucket fills at the limit). Fixed classes of independent edges, made before the
+solve from every edge that may run one, priced the hand plan of the one-layer GPT at
+250.3 µs in the program given only its batch (its all_reduces fell in 15 classes where
+they alone fall in 4); by its chains, 140.3.
+
+All_gathers and reduce_scatters are priced alone, though shard-simplify buckets
+them too: under a memory limit its buckets hold 1/32 of it, and priced as buckets (by
+fixed classes, as all_reduces once were) the plans for the one-layer GPT at 1/4 of
+replication were modeled at 241 µs and ran 375 µs of collectives in XLA; priced
+alone, 245 and 205.
 """
 
 from __future__ import annotations
@@ -35,13 +37,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xshard.sharding.cost_model import CostModel
 from xshard.sharding.grid import Grid
-from xshard.sharding.resharding import (
-    AllGather,
-    AllReduce,
-    ReduceScatter,
-    nominal_bytes,
-    plan_reshard,
-)
+from xshard.sharding.resharding import AllReduce, nominal_bytes, plan_reshard
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.auto.strategies import shape_of
@@ -51,61 +47,33 @@ from xshard.transforms.simplify.combine_collectives import CombineCollectivesPas
 ALL_REDUCE_BUCKET = CombineCollectivesPass.max_bytes
 """The largest all_reduce bucket: XLA's combiner's order of magnitude."""
 
-BUCKET_SHARE = 32
-"""Under auto-sharding's memory limit, each of shard-simplify's buckets carries at most
-this share of it (`gather_bucket_bytes`)."""
-
-Key = tuple[str, tuple[int, ...], object, object]
-"""What collectives in one bucket share: kind, grid axes, reduction and element type."""
-
-_KINDS = {AllReduce: "all_reduce", AllGather: "all_gather", ReduceScatter: "reduce_scatter"}
-
-
-def gather_bucket_bytes(limit: int | None) -> int:
-    """shard-simplify's largest all_gather and reduce_scatter bucket, per device: under
-    a memory limit, 1 / `BUCKET_SHARE` of it. A bucket is live whole at one point (its
-    pieces concatenated, and an all_gather's gathered whole), which the plan's memory
-    model does not see: on the 4-layer GPT train step at 1/4 of replication, XLA held
-    the plan in 423172 bytes with 32 MiB buckets, 309700 with these."""
-    if limit is None:
-        return CombineCollectivesPass.max_bytes
-    return max(1, limit // BUCKET_SHARE)
+Key = tuple[tuple[int, ...], object, object]
+"""What all_reduces in one bucket share: grid axes, reduction and element type."""
 
 
 @dataclass(frozen=True)
 class Priced:
     """A reshard: the seconds it costs on its own account, and the bucket keys of its
-    collectives, whose latency their bucket pays (`inf` seconds: no reshard exists)."""
+    all_reduces, whose latency their bucket pays (`inf` seconds: no reshard exists)."""
 
     seconds: float
     shared: frozenset[Key] = frozenset()
 
 
-def price(
-    model: CostModel, src: Sharding, dst: Sharding, value: SSAValue, grid: Grid, bucket: int
-) -> Priced:
-    """The reshard of `value` from `src` to `dst` (`reshard_time`), its collectives
-    sharing buckets: all_reduces XLA's, up to `ALL_REDUCE_BUCKET`, all_gathers and
-    reduce_scatters shard-simplify's, up to `bucket` bytes."""
+def price(model: CostModel, src: Sharding, dst: Sharding, value: SSAValue, grid: Grid) -> Priced:
+    """The reshard of `value` from `src` to `dst` (`reshard_time`), its all_reduces
+    sharing buckets."""
     seconds = reshard_time(model, src, dst, value, grid)
     if not seconds or not isfinite(seconds):  # nothing to do, or no reshard exists
         return Priced(seconds)
     elem = element_bytes(value.type)  # type: ignore[arg-type]
     plan = plan_reshard(src, dst, shape_of(value), grid, elem)  # the one timed (cached)
     shared = set()
-    shapes = plan.local_shapes
-    for step, local, made in zip(plan.steps, shapes, shapes[1:], strict=False):
-        kind = _KINDS.get(type(step))
-        if kind is None:
-            continue
-        held = ALL_REDUCE_BUCKET if kind == "all_reduce" else bucket
-        size = max(nominal_bytes(local, elem), nominal_bytes(made, elem))
-        if size >= held:  # alone in its bucket
-            continue
-        latency = model.collective_latency(kind, step.axes, grid)  # type: ignore[attr-defined]
-        seconds += latency * (size / held - 1)
-        reduction = getattr(step, "kind", None)
-        shared.add((kind, step.axes, reduction, value.type.element_type))  # type: ignore[attr-defined]
+    for step, local in zip(plan.steps, plan.local_shapes, strict=False):
+        if isinstance(step, AllReduce):
+            latency = model.collective_latency("all_reduce", step.axes, grid)
+            seconds += latency * (nominal_bytes(local, elem) / ALL_REDUCE_BUCKET - 1)
+            shared.add((step.axes, step.kind, value.type.element_type))  # type: ignore[attr-defined]
     return Priced(seconds, frozenset(shared))
 
 
