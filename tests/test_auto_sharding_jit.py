@@ -62,6 +62,27 @@ def test_a_plan_xla_lays_out_over_the_limit_is_made_again(monkeypatch) -> None:
     assert all(isinstance(s, NamedSharding) for s in lowered.in_shardings)
 
 
+def test_the_report_names_the_limit_of_each_plan_made(capsys: pytest.CaptureFixture[str]) -> None:
+    """With `report=True`, each plan made to hold the limit is reported with the limit
+    it was asked for: the first the user's, and one the limit the program was made
+    with (moe_layer at half of replication: its first plan is over XLA's buffers)."""
+    program = PROGRAMS["moe_layer"](MESH)
+    limit = _replicated(program) // 2
+    lowered = xshard.jit(
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        report=True,
+    ).lower(*program.args)
+    asked = re.findall(
+        r"^auto-sharding @main: .*, under memory-limit=(\d+)$", capsys.readouterr().err, re.M
+    )
+    assert len(asked) >= 2
+    assert asked[0] == str(limit)
+    assert asked.count(str(lowered.options["memory_limit"])) == 1
+
+
 def test_a_model_with_closed_over_weights_meets_what_xla_meets() -> None:
     """A penzai MLP closes over its weights, which become constants of the program: at
     half of what replication holds, the plan fits and computes jax.jit's numbers. When

@@ -89,8 +89,8 @@ def _auto(program: JaxProgram, limit: int | None, time_limit: float | None) -> A
 
 def _lower_reported(jitted: Any, program: JaxProgram) -> tuple[Any, float, re.Match[str]]:
     """`_lower` of an `_auto` program, and auto-sharding's report of the plan it made:
-    of the plans `xshard.jit` made to hold the limit, the one asked for the memory-limit
-    the program was made with (the others' reports go to stderr)."""
+    of the plans `xshard.jit` made to hold the limit, the last one asked for the
+    memory-limit the program was made with (the others' reports go to stderr)."""
     reports = io.StringIO()
     with contextlib.redirect_stderr(reports):
         lowered, seconds = _lower(jitted, program)
@@ -102,8 +102,8 @@ def _lower_reported(jitted: Any, program: JaxProgram) -> tuple[Any, float, re.Ma
             found = report
         else:
             print(line, file=sys.stderr)
-    if found is None:
-        raise BridgeError("auto-sharding made no plan (no mesh)")
+    if found is None:  # (no mesh: no plan; or a plan from XSHARD_CACHE_DIR, not made now)
+        raise BridgeError("auto-sharding reported no plan for the program")
     return lowered, seconds, found
 
 
