@@ -37,9 +37,13 @@ def _replicated(program) -> int:
     return Memory.of(jitted.lower(*program.args).compile()).total
 
 
-def _auto(program, limit: int):
+def _auto(program, limit: int, **options):
     return xshard.jit(
-        program.fn, in_shardings=program.batch_only(), auto_sharding=True, memory_limit=limit
+        program.fn,
+        in_shardings=program.batch_only(),
+        auto_sharding=True,
+        memory_limit=limit,
+        **options,
     )
 
 
@@ -68,13 +72,7 @@ def test_the_report_names_the_limit_of_each_plan_made(capsys: pytest.CaptureFixt
     with (moe_layer at half of replication: its first plan is over XLA's buffers)."""
     program = PROGRAMS["moe_layer"](MESH)
     limit = _replicated(program) // 2
-    lowered = xshard.jit(
-        program.fn,
-        in_shardings=program.batch_only(),
-        auto_sharding=True,
-        memory_limit=limit,
-        report=True,
-    ).lower(*program.args)
+    lowered = _auto(program, limit, report=True).lower(*program.args)
     asked = re.findall(
         r"^auto-sharding @main: .*, under memory-limit=(\d+)$", capsys.readouterr().err, re.M
     )
@@ -174,13 +172,7 @@ def test_a_scanned_model_is_planned_inside_its_loops() -> None:
     loops were planned, every plan held the loops' carries whole: no plan fit."""
     program = PROGRAMS["scanned_mlp_train_step"](MESH)
     limit = _replicated(program) // 4
-    lowered = xshard.jit(
-        program.fn,
-        in_shardings=program.batch_only(),
-        auto_sharding=True,
-        memory_limit=limit,
-        time_limit=5,
-    ).lower(*program.args)
+    lowered = _auto(program, limit, time_limit=5).lower(*program.args)
     compiled = lowered.compile()
     assert Memory.of(compiled).total <= limit
     stacks = jax.tree.leaves(lowered.in_shardings)[:2]
