@@ -1203,13 +1203,13 @@ class AutoShardingPass(ModulePass):
             if self.report:
                 cost = solution.cost + planner.fixed_cost
                 gap = f" (time limit: within {solution.gap:.2%} of optimal)" if solution.gap else ""
-                if self.memory_limit is not None:
-                    gap += f", under memory-limit={self.memory_limit}"
+                limit = self.memory_limit
+                under = "" if limit is None else f", under memory-limit={limit}"
                 print(
                     f"auto-sharding @{fn.sym_name.data}: cost {cost:.3e} s, "
                     f"{solution.memory} bytes per device, {len(planner.problem.linear)} decisions "
                     f"for {len(planner.options)} ops and {planner.free_arguments} arguments "
                     f"({planner.tied} once repeats are tied), "
-                    f"solved in {solution.seconds:.3f} s{gap}",
+                    f"solved in {solution.seconds:.3f} s{gap}{under}",
                     file=sys.stderr,
                 )
