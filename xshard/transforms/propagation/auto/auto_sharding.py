@@ -100,6 +100,7 @@ from xshard.interfaces.sharding_option import (
 from xshard.sharding.cost_model import CostModel, shard_bytes
 from xshard.sharding.grid import Grid
 from xshard.sharding.overlap_cost import H100_COMPUTE
+from xshard.sharding.shapes import shard_shape
 from xshard.sharding.sharding import Sharding
 from xshard.sharding.tensor_bytes import element_bytes
 from xshard.transforms.propagation.auto.buckets import (
@@ -233,6 +234,15 @@ def _link(runs: Spread) -> Link:
     return link
 
 
+def _adds(spread: Spread) -> bool:
+    """Whether a figure over the choices (`_spread`) is more than 0 under some."""
+    if isinstance(spread, Pair):
+        return bool(spread.matrix.any())
+    if isinstance(spread, tuple):
+        return any(spread[1])
+    return spread > 0
+
+
 def _may_copy(src: Source, dst: Source) -> bool:
     """Whether a reshard from `src` to `dst` makes a copy under some plan: not where
     both are fixed alike, or one group lays them out alike under every strategy."""
@@ -247,6 +257,21 @@ def _slices(src: Sharding, dst: Sharding) -> bool:
     if src.halo_sizes or src.sharded_dims_offsets or dst.halo_sizes or dst.sharded_dims_offsets:
         return False
     return splits_further(src, without_partial(dst))
+
+
+def _gathers_inner(
+    shape: tuple[int | None, ...], src: Sharding, dst: Sharding, grid: Grid
+) -> bool:
+    """Whether a reshard from `src` to `dst` gathers along a dim behind one that `dst`
+    leaves longer than 1 per device: XLA's CPU all_gather lays its result out with the
+    gathered dim major, and then copies it to row-major, the two whole at once."""
+    outer = False
+    have_shape, want_shape = shard_shape(shape, src, grid), shard_shape(shape, dst, grid)
+    for have, want in zip(have_shape, want_shape, strict=True):
+        if outer and have is not None and want is not None and want > have:
+            return True
+        outer = outer or want != 1
+    return False
 
 
 def function_grid(fn: func.FuncOp) -> Grid | None:
@@ -533,6 +558,8 @@ class _Planner:
         # for every annotation of the value into the same layout.
         readers: dict[SSAValue, list[int]] = {}
         annotated: dict[tuple[SSAValue, Sharding], tuple[int, int, Source]] = {}
+        transients: list[tuple[int, SSAValue, Source, Source]] = []
+        """Each reshard's point and (value, from, to): its second copy (`_with_transients`)."""
         for reader, value, src, dst in copies:
             readers.setdefault(value, []).append(index[reader])
             if isinstance(reader, ShardOp) and isinstance(dst, Sharding):
@@ -550,18 +577,44 @@ class _Planner:
             end = bisect_left(at, nxt)
             if reader.results and reader.results[0] in self.bitcasts:  # the copy, reshaped
                 end = max(end, bisect_right(at, dies[reader.results[0]]))
-            live = points[first : max(first + 1, end)]
-            self._add_copy(live, value, src, dst)
+            self._add_copy(points[first : max(first + 1, end)], value, src, dst)
+            if not self._elementwise(reader):  # (an elementwise reader fuses the copy)
+                transients.append((first, value, src, dst))
         for (value, dst), (start, end, src) in annotated.items():
             first = bisect_left(at, start)
             self._add_copy(points[first : max(first + 1, bisect_right(at, end))], value, src, dst)
+            transients.append((first, value, src, dst))
         for r, k in aliases.items():  # a read-only carry: the operand, or its copy
             loop = r.owner
             v = loop.operands[k]  # type: ignore[union-attr]
             first = bisect_left(at, self.entry[loop])  # type: ignore[index]
             end = bisect_right(at, dies[r])
             self._add_copy(points[first : max(first + 1, end)], v, self.sources[v], self.sources[r])
-        return points
+            transients.append((first, v, self.sources[v], self.sources[r]))
+        return self._with_transients(points, transients)
+
+    def _with_transients(
+        self, points: list[MemoryPoint], transients: list[tuple[int, SSAValue, Source, Source]]
+    ) -> list[MemoryPoint]:
+        """`points` with the second copy each reshard that gathers along an inner dim
+        makes at its point (`_gathers_inner`). XLA makes such copies one after another, so
+        a point with several becomes one point per copy, each holding that one."""
+        at: dict[int, list[Spread]] = {}
+        for i, value, src, dst in transients:
+            spread = self._copy_spread(value, src, dst, _gathers_inner)
+            if i < len(points) and _adds(spread):
+                at.setdefault(i, []).append(spread)
+        found: list[MemoryPoint] = []
+        for i, point in enumerate(points):
+            if i not in at:
+                found.append(point)
+            for spread in at.get(i, ()):
+                held = MemoryPoint(
+                    point.base, {g: list(m) for g, m in point.terms.items()}, dict(point.pairs)
+                )
+                self._add_spread([held], spread)
+                found.append(held)
+        return found
 
     def _hosted(
         self,
@@ -698,10 +751,29 @@ class _Planner:
     ) -> None:
         """The copy of `value` a reshard from `src` to `dst` makes, where they differ, at
         each of `points`."""
+        self._add_spread(points, self._copy_spread(value, src, dst))
+
+    def _copy_spread(
+        self,
+        value: SSAValue,
+        src: Source,
+        dst: Source,
+        makes: Callable[[tuple[int | None, ...], Sharding, Sharding, Grid], bool] | None = None,
+    ) -> Spread:
+        """The bytes of the copy a reshard of `value` from `src` to `dst` makes, where
+        they differ (or where `makes` says it does, given the shape, the two layouts and
+        the grid)."""
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
-        spread = _spread(
-            src, dst, lambda s, d: 0 if s == d else shard_bytes(shape, elem, d, self.grid)
-        )
+        made = makes or (lambda _, s, d, __: s != d)
+        grid = self.grid
+
+        def size(s: Sharding, d: Sharding) -> int:
+            return shard_bytes(shape, elem, d, grid) if made(shape, s, d, grid) else 0
+
+        return _spread(src, dst, size)
+
+    def _add_spread(self, points: list[MemoryPoint], spread: Spread) -> None:
+        """Add a copy's bytes (`_copy_spread`) at each of `points`."""
         if isinstance(spread, Pair):
             if spread.matrix.any():
                 for point in points:
