@@ -387,6 +387,18 @@ def test_a_plan_held_well_below_the_limit_asks_for_more_and_keeps_the_cheapest()
     assert asked == [1000]
 
 
+def test_an_ask_up_held_above_the_limit_is_followed_by_one_between() -> None:
+    """XLA holds the first plan in 800 of 1000 bytes; asked for 1250, the model gives a
+    plan XLA holds above the limit, and the next ask is the middle of that and the
+    first, whose plan (held in 950) runs cheaper collectives and is the plan. The
+    scanned 4-layer GPT at 1/4 of replication: its first plan modeled 726.5 us, the one
+    asked for more 571.7 us (XLA held it over the limit), the one between 481.4 us."""
+    lowered_with, asked = _fake({0: 800, 1100: 950, 1200: 1100}, 0, {0: 2.0, 1100: 1.0})
+    result = sharded_jit._fit_memory(lowered_with, {}, 1000)
+    assert asked == [1000, 1250, 1125]
+    assert Memory.of(result.compiled).total == 950
+
+
 def test_asks_stop_at_one_byte() -> None:
     """The doubling steps reach the smallest ask, 1 byte, and stop there."""
     lowered_with, asked = _fake({0: 5000}, none_below=0)

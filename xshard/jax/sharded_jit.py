@@ -618,7 +618,8 @@ def _fit_memory(
     The model errs the other way too: where XLA holds a plan below the limit by more
     than 1/`HEADROOM` of it, the model is asked for more, the ask scaled by limit /
     measured (at most the middle of it and the smallest ask measured over), up to
-    `UP_ROUNDS` times, until a plan comes out above the limit or the same again; of
+    `UP_ROUNDS` times, until a plan comes out the same again; where one comes out above
+    the limit, the next ask is the middle of that ask and the largest one held. Of
     the plans XLA holds within the limit, the one whose collectives cost least as XLA
     runs them (`Compiled.collective_seconds`), the first where they tie, is the plan.
     One GPT block's train step at 1/4 of replication: XLA holds the first plan (140.2
@@ -626,6 +627,7 @@ def _fit_memory(
     one as cheap as Megatron's (130.2 µs), which it holds in 108940 and XLA in
     93892."""
     asked, over, none = limit, None, None
+    held = limit  # the largest ask whose plan XLA held within the limit
     measured: list[int] = []
     step = 0
     made = 0
@@ -653,6 +655,7 @@ def _fit_memory(
                 price = result.compiled.collective_seconds()
                 if best is None or price < best[0]:
                     best = price, result
+                held = asked
                 up = asked * limit // used
                 if over is not None:
                     up = min(up, (asked + over) // 2)
@@ -662,8 +665,13 @@ def _fit_memory(
                 made -= 1  # (an ask up is not one of the plans towards the limit)
                 asked = up
                 continue
-            if best is not None:  # an ask up came out above the limit
-                return best[1]
+            if best is not None:  # an ask up came out above the limit: ask between
+                if ups == UP_ROUNDS or (held + asked) // 2 <= held:
+                    return best[1]
+                ups += 1
+                made -= 1
+                over, asked = asked, (held + asked) // 2
+                continue
             measured.append(used)
             over = asked
         assert over is not None
