@@ -601,7 +601,7 @@ class _Planner:
         a point with several becomes one point per copy, each holding that one."""
         at: dict[int, list[Spread]] = {}
         for i, value, src, dst in transients:
-            spread = self._copy_spread(value, src, dst, _gathers_inner)
+            spread = self._copy_spread(value, src, dst, second=True)
             if i < len(points) and _adds(spread):
                 at.setdefault(i, []).append(spread)
         found: list[MemoryPoint] = []
@@ -754,21 +754,17 @@ class _Planner:
         self._add_spread(points, self._copy_spread(value, src, dst))
 
     def _copy_spread(
-        self,
-        value: SSAValue,
-        src: Source,
-        dst: Source,
-        makes: Callable[[tuple[int | None, ...], Sharding, Sharding, Grid], bool] | None = None,
+        self, value: SSAValue, src: Source, dst: Source, second: bool = False
     ) -> Spread:
         """The bytes of the copy a reshard of `value` from `src` to `dst` makes, where
-        they differ (or where `makes` says it does, given the shape, the two layouts and
-        the grid)."""
+        they differ; with `second`, of the second copy its gather makes, where it gathers
+        along an inner dim (`_gathers_inner`)."""
         shape, elem = shape_of(value), element_bytes(value.type)  # type: ignore[arg-type]
-        made = makes or (lambda _, s, d, __: s != d)
         grid = self.grid
 
         def size(s: Sharding, d: Sharding) -> int:
-            return shard_bytes(shape, elem, d, grid) if made(shape, s, d, grid) else 0
+            made = _gathers_inner(shape, s, d, grid) if second else s != d
+            return shard_bytes(shape, elem, d, grid) if made else 0
 
         return _spread(src, dst, size)
 
